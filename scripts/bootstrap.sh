@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what acilab needs on a fresh Debian machine, and nothing when it is all there already.
+set -euo pipefail
+
+need=()
+command -v rg >/dev/null 2>&1 || need+=(ripgrep)
+command -v flake8 >/dev/null 2>&1 || need+=(flake8)
+/usr/bin/python3 -c "import pytest" >/dev/null 2>&1 || need+=(python3-pytest)
+command -v git >/dev/null 2>&1 || need+=(git)
+command -v patch >/dev/null 2>&1 || need+=(patch)
+command -v prlimit >/dev/null 2>&1 || need+=(util-linux)
+
+if ((${#need[@]} > 0)); then
+  if [[ $(id -u) -ne 0 ]] && ! command -v sudo >/dev/null 2>&1; then
+    echo "bootstrap: missing Debian packages: ${need[*]} — run as root or: sudo apt-get install ${need[*]}" >&2
+    exit 1
+  fi
+  SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO=sudo
+  echo "bootstrap: installing Debian packages: ${need[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+# npm ci when node_modules is missing or older than the lockfile.
+if [[ ! -d node_modules || package-lock.json -nt node_modules/.package-lock.json ]]; then
+  echo "bootstrap: installing npm packages (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error
+fi

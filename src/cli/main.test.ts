@@ -1,0 +1,138 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { makePythonTask } from "../tasks/testing.js";
+import { main } from "./main.js";
+
+async function cli(argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(
+    argv,
+    (t) => out.push(t),
+    (t) => err.push(t),
+  );
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+const cleanup: string[] = [];
+afterEach(() => {
+  for (const d of cleanup.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe("acilab CLI", () => {
+  it("prints help for every command", async () => {
+    for (const argv of [
+      ["--help"],
+      ["run", "--help"],
+      ["suite", "--help"],
+      ["tasks", "--help"],
+      ["help", "run"],
+    ]) {
+      const r = await cli(argv);
+      expect(r.code).toBe(0);
+      expect(r.out).toMatch(/Usage: acilab/);
+    }
+  });
+
+  it("rejects unknown commands and options with a pointer to --help", async () => {
+    const unknown = await cli(["fly"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/unknown command "fly"[\s\S]*acilab --help/);
+    const badFlag = await cli(["run", "--tsak", "x"]);
+    expect(badFlag.code).toBe(2);
+    expect(badFlag.err).toMatch(/--tsak[\s\S]*acilab run --help/);
+    const missing = await cli(["run"]);
+    expect(missing.err).toMatch(/--task is required/);
+  });
+
+  it("says what to do when a task does not exist", async () => {
+    const r = await cli(["run", "--task", "/no/such/task"]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/task "\/no\/such\/task" not found[\s\S]*acilab tasks list/);
+  });
+
+  it("lists the built-in tasks and tool sets", async () => {
+    const r = await cli(["tasks", "list", "--json"]);
+    expect(r.code).toBe(0);
+    const tasks = JSON.parse(r.out) as Array<{ id: string; language: string }>;
+    expect(tasks.length).toBeGreaterThanOrEqual(3);
+    expect(tasks.map((t) => t.id)).toContain("median-even");
+    expect(new Set(tasks.map((t) => t.language))).toEqual(new Set(["python", "typescript"]));
+    const sets = await cli(["tasks", "list", "--toolsets"]);
+    for (const name of ["full", "whole-file", "no-search", "no-tests", "line-edit", "shell-only"])
+      expect(sets.out).toContain(name);
+  });
+
+  it("runs a task with a script end to end and writes the four files", async () => {
+    const taskDir = makePythonTask({
+      files: {
+        "script.json": JSON.stringify({
+          turns: [
+            { tool: "grep", input: { pattern: "def add" } },
+            { tool: "str_replace", input: { path: "calc.py", old: "return a - b", new: "return a + b" } },
+            { tool: "run_tests", input: {} },
+            { tool: "submit", input: {} },
+          ],
+        }),
+      },
+    });
+    const out = mkdtempSync(join(tmpdir(), "acilab-cli-out-"));
+    cleanup.push(taskDir, out);
+    const r = await cli([
+      "run",
+      "--task",
+      taskDir,
+      "--policy",
+      "scripted",
+      "--tools",
+      "full",
+      "--out",
+      out,
+      "--json",
+    ]);
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    const result = JSON.parse(readFileSync(join(out, "result.json"), "utf8"));
+    expect(result).toMatchObject({
+      task: "calc-add",
+      tools: "full",
+      resolved: true,
+      stop_reason: "submitted",
+      steps: 4,
+      cost_usd: 0,
+    });
+    for (const key of ["tokens_in", "tokens_out", "cache_read_tokens", "cache_write_tokens", "wall_s"])
+      expect(typeof result[key]).toBe("number");
+    expect(readFileSync(join(out, "patch.diff"), "utf8")).toMatch(/- {4}return a - b\n\+ {4}return a \+ b/);
+    expect(existsSync(join(out, "report.json"))).toBe(true);
+    const lines = readFileSync(join(out, "trajectory.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.type)).toEqual(["run_start", "turn", "turn", "turn", "turn", "run_end"]);
+
+    // The trajectory replays to the same result.
+    const out2 = mkdtempSync(join(tmpdir(), "acilab-cli-replay-"));
+    cleanup.push(out2);
+    const replay = await cli([
+      "run",
+      "--task",
+      taskDir,
+      "--policy",
+      `replay:${join(out, "trajectory.jsonl")}`,
+      "--out",
+      out2,
+      "--json",
+    ]);
+    expect(replay.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(out2, "result.json"), "utf8"))).toMatchObject({
+      resolved: true,
+      steps: 4,
+    });
+    expect(readFileSync(join(out2, "patch.diff"), "utf8")).toBe(
+      readFileSync(join(out, "patch.diff"), "utf8"),
+    );
+  });
+});

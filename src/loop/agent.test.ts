@@ -1,0 +1,187 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { keepAll } from "../history/index.js";
+import { Ledger } from "../ledger/index.js";
+import type { AssistantMessage } from "../messages/index.js";
+import { type Policy, PolicyError, type PolicyReply, type PolicyRequest } from "../policies/index.js";
+import { ProcessSandbox } from "../sandbox/index.js";
+import { ToolRegistry } from "../tools/registry.js";
+import { toolset } from "../tools/toolsets.js";
+import { newEditorState } from "../tools/types.js";
+import {
+  MemoryTrajectory,
+  readTrajectory,
+  type TrajectorySink,
+  TrajectoryWriter,
+  type TurnRecord,
+} from "../trajectory/index.js";
+import { type AgentRun, runAgent } from "./agent.js";
+import { DEFAULT_LIMITS } from "./types.js";
+
+/** A policy that returns prepared replies (or throws prepared errors) and records the requests it saw. */
+class FakePolicy implements Policy {
+  readonly spec = "fake";
+  readonly model = "claude-sonnet-4-5";
+  readonly requests: PolicyRequest[] = [];
+  constructor(private readonly replies: Array<AssistantMessage | Error>) {}
+  async next(request: PolicyRequest): Promise<PolicyReply> {
+    this.requests.push(structuredClone(request));
+    const next = this.replies.shift();
+    if (next === undefined) throw new PolicyError("script_exhausted", "fake: out of replies");
+    if (next instanceof Error) throw next;
+    return {
+      message: next,
+      usage: { inputTokens: 1000, outputTokens: 100, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      model: this.model,
+      finishReason: "tool_use",
+    };
+  }
+}
+
+const say = (toolCalls: AssistantMessage["toolCalls"], content = ""): AssistantMessage => ({
+  role: "assistant",
+  content,
+  toolCalls,
+});
+
+let ws: string;
+let sandbox: ProcessSandbox;
+beforeEach(() => {
+  ws = mkdtempSync(join(tmpdir(), "acilab-loop-"));
+  writeFileSync(join(ws, "calc.py"), "def add(a, b):\n    return a - b\n");
+  sandbox = new ProcessSandbox({ workspace: ws });
+});
+afterEach(async () => {
+  await sandbox.close();
+  rmSync(ws, { recursive: true, force: true });
+});
+
+function setup(
+  policy: Policy,
+  overrides: Partial<AgentRun> = {},
+  sink: TrajectorySink = new MemoryTrajectory(),
+): AgentRun {
+  const set = toolset("full");
+  return {
+    policy,
+    tools: new ToolRegistry(set.tools),
+    context: {
+      root: ws,
+      sandbox,
+      editor: newEditorState(),
+      testCommand: ["python3", "-c", "print('ok')"],
+      commandTimeoutMs: 10_000,
+    },
+    history: keepAll(),
+    limits: { ...DEFAULT_LIMITS, maxSteps: 10 },
+    ledger: new Ledger(),
+    trajectory: sink,
+    system: "system",
+    memory: "",
+    task: "fix add",
+    maxOutputTokens: 1000,
+    ...overrides,
+  };
+}
+
+describe("runAgent", () => {
+  it("runs calls, feeds observations back and stops on submit", async () => {
+    const policy = new FakePolicy([
+      say(
+        [{ id: "a", name: "str_replace", input: { path: "calc.py", old: "a - b", new: "a + b" } }],
+        "fix it",
+      ),
+      say([{ id: "b", name: "submit", input: {} }]),
+    ]);
+    const sink = new MemoryTrajectory();
+    const outcome = await runAgent(setup(policy, {}, sink));
+    expect(outcome.stopReason).toBe("submitted");
+    expect(outcome.steps).toBe(2);
+    expect(readFileSync(join(ws, "calc.py"), "utf8")).toContain("a + b");
+    const second = policy.requests[1];
+    expect(second?.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
+    const turns = sink.records.filter((r): r is TurnRecord => r.type === "turn");
+    expect(turns[0]?.actions[0]?.files_changed).toEqual(["calc.py"]);
+    expect(turns[1]?.request.first_change).toBe(1); // the task message is shared; the rest is the delta
+    expect(outcome.costUsd).toBeCloseTo((2 * (1000 * 3 + 100 * 15)) / 1e6, 10);
+  });
+
+  it("turns unknown tools and bad arguments into error observations, and stops after 3 in a row", async () => {
+    const policy = new FakePolicy([
+      say([{ id: "1", name: "rm_rf", input: {} }]),
+      say([{ id: "2", name: "view", input: { path: 42 } }]),
+      say([{ id: "3", name: "view", input: "{not json", parseError: "Unexpected token n" }]),
+    ]);
+    const sink = new MemoryTrajectory();
+    const outcome = await runAgent(setup(policy, {}, sink));
+    expect(outcome.stopReason).toBe("format_errors");
+    const observations = sink.records.flatMap((r) =>
+      r.type === "turn" ? r.actions.map((a) => a.observation) : [],
+    );
+    expect(observations[0]).toMatch(/no tool named "rm_rf". Available tools: grep, glob/);
+    expect(observations[1]).toMatch(/invalid arguments for view:\n {2}- path: /);
+    expect(observations[2]).toMatch(/not valid JSON \(Unexpected token n\)/);
+  });
+
+  it("asks for a tool call when a reply has none, and a valid call resets the count", async () => {
+    const policy = new FakePolicy([
+      say([], "thinking"),
+      say([], "still thinking"),
+      say([{ id: "v", name: "view", input: { path: "calc.py" } }]),
+      say([], "hmm"),
+      say([{ id: "s", name: "submit", input: {} }]),
+    ]);
+    const outcome = await runAgent(setup(policy));
+    expect(outcome.stopReason).toBe("submitted");
+    const last = policy.requests[2]?.messages.at(-1);
+    expect(last).toMatchObject({ role: "user" });
+    expect(last?.role === "user" ? last.content : "").toMatch(/no tool call/);
+  });
+
+  it("stops at the step cap, the budget and the wall clock with a reason", async () => {
+    const view = () => say([{ id: `v${Math.random()}`, name: "view", input: { path: "calc.py" } }]);
+    const steps = await runAgent(
+      setup(new FakePolicy([view(), view(), view()]), { limits: { ...DEFAULT_LIMITS, maxSteps: 2 } }),
+    );
+    expect(steps).toMatchObject({ stopReason: "step_limit", steps: 2 });
+    const budget = await runAgent(
+      setup(new FakePolicy([view(), view(), view()]), { limits: { ...DEFAULT_LIMITS, budgetUsd: 0.005 } }),
+    );
+    expect(budget.stopReason).toBe("budget");
+    expect(budget.steps).toBe(2); // $0.0045 after one step is under the budget, $0.009 after two is over
+    const clock = await runAgent(
+      setup(new FakePolicy([view()]), { limits: { ...DEFAULT_LIMITS, wallClockMs: 0 } }),
+    );
+    expect(clock.stopReason).toBe("time_limit");
+  });
+
+  it("records a provider failure as policy_error and keeps the trajectory so far", async () => {
+    const path = join(ws, "..", `traj-${Date.now()}.jsonl`);
+    const writer = new TrajectoryWriter(path);
+    const policy = new FakePolicy([
+      say([{ id: "v", name: "view", input: { path: "calc.py" } }]),
+      new PolicyError("rate_limit", "anthropic: 429 rate_limit_error after 4 attempts — wait and rerun"),
+    ]);
+    const outcome = await runAgent(setup(policy, {}, writer));
+    writer.close();
+    expect(outcome.stopReason).toBe("policy_error");
+    expect(outcome.detail).toMatch(/429/);
+    const { records } = readTrajectory(path);
+    expect(records.filter((r) => r.type === "turn")).toHaveLength(1);
+    rmSync(path);
+  });
+
+  it("refuses paths that leave the workspace, as an observation", async () => {
+    const policy = new FakePolicy([
+      say([{ id: "x", name: "view", input: { path: "../../etc/passwd" } }]),
+      say([{ id: "s", name: "submit", input: {} }]),
+    ]);
+    const sink = new MemoryTrajectory();
+    await runAgent(setup(policy, {}, sink));
+    const first = sink.records.find((r): r is TurnRecord => r.type === "turn");
+    expect(first?.actions[0]?.error).toBe("outside_workspace");
+    expect(first?.actions[0]?.observation).not.toContain("root:");
+  });
+});

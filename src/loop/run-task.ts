@@ -1,0 +1,176 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type GradeReport, gradePatch } from "../eval/index.js";
+import { parseHistorySpec } from "../history/index.js";
+import { Ledger, withOverrides } from "../ledger/index.js";
+import { makePolicy } from "../policies/index.js";
+import { ProcessSandbox } from "../sandbox/index.js";
+import { prepareWorkspace, referenceScript, type Task, taskEnvironment } from "../tasks/index.js";
+import { ToolRegistry } from "../tools/registry.js";
+import { toolset } from "../tools/toolsets.js";
+import { newEditorState } from "../tools/types.js";
+import { TrajectoryWriter } from "../trajectory/index.js";
+import { diffAgainst } from "../workspace/index.js";
+import { runAgent } from "./agent.js";
+import { loadMemory } from "./memory.js";
+import { DEFAULT_LIMITS, type Limits, type RunOutcome } from "./types.js";
+
+const SYSTEM_PROMPT = readFileSync(new URL("./system-prompt.txt", import.meta.url), "utf8");
+
+/** Policies that call no model spend nothing: price them at zero rather than "unknown". */
+const FREE_POLICIES = withOverrides({ scripted: { input: 0, output: 0 }, replay: { input: 0, output: 0 } });
+
+/** mini-SWE-agent's SWE-bench setting is 60 s a command; our tasks' suites take seconds. */
+export const DEFAULT_COMMAND_TIMEOUT_MS = 60_000;
+
+export interface RunTaskOptions {
+  task: Task;
+  policySpec: string;
+  tools: string;
+  history: string;
+  out: string;
+  limits?: Partial<Limits>;
+  commandTimeoutMs?: number;
+  maxOutputTokens?: number;
+  signal?: AbortSignal;
+}
+
+/** result.json: what one run did and whether the hidden tests passed. */
+export interface RunResult {
+  task: string;
+  policy: string;
+  tools: string;
+  history: string;
+  sandbox: string;
+  resolved: boolean;
+  stop_reason: string;
+  detail: string;
+  steps: number;
+  tokens_in: number;
+  tokens_out: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  tokens_estimated: boolean;
+  cost_usd: number | null;
+  cache_busts: number;
+  wall_s: number;
+  patch_lines: number;
+  grade: Pick<GradeReport, "patch_successfully_applied" | "rejected" | "tests_status">;
+}
+
+/**
+ * One task end to end: fresh workspace → agent loop in a sandbox → patch → grade on a fresh copy with
+ * the hidden tests → result.json. The trajectory is written turn by turn, so a killed run keeps it.
+ */
+export async function runTask(options: RunTaskOptions): Promise<RunResult> {
+  const { task } = options;
+  mkdirSync(options.out, { recursive: true });
+  const set = toolset(options.tools);
+  const policy = makePolicy(options.policySpec, { referenceScript: () => referenceScript(task, set.name) });
+  const history = parseHistorySpec(options.history);
+  const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const ws = await prepareWorkspace(task);
+  const sandbox = new ProcessSandbox({ workspace: ws.root, env: taskEnvironment(task) });
+  const registry = new ToolRegistry(set.tools);
+  const trajectory = new TrajectoryWriter(join(options.out, "trajectory.jsonl"));
+  const memory = loadMemory(ws.root);
+  const started = performance.now();
+  let outcome: RunOutcome;
+  let patch = "";
+  try {
+    trajectory.write({
+      type: "run_start",
+      version: 1,
+      run_id: `${task.id}-${Date.now().toString(36)}`,
+      started_at: new Date().toISOString(),
+      task: task.id,
+      policy: policy.spec,
+      tools: set.name,
+      history: history.name,
+      limits: {
+        max_steps: limits.maxSteps,
+        budget_usd: limits.budgetUsd ?? null,
+        wall_clock_ms: limits.wallClockMs,
+        max_format_errors: limits.maxFormatErrors,
+      },
+      system: SYSTEM_PROMPT,
+      memory,
+      tool_specs: registry.specs(),
+    });
+    outcome = await runAgent({
+      policy,
+      tools: registry,
+      context: {
+        root: ws.root,
+        sandbox,
+        editor: newEditorState(),
+        testCommand: task.testCommand,
+        commandTimeoutMs: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
+      history,
+      limits,
+      ledger: new Ledger({ prices: FREE_POLICIES }),
+      trajectory,
+      system: SYSTEM_PROMPT,
+      memory,
+      task: taskMessage(task),
+      maxOutputTokens: options.maxOutputTokens ?? 8192,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    patch = await diffAgainst(ws.root, ws.base);
+    trajectory.write({
+      type: "run_end",
+      stop_reason: outcome.stopReason,
+      detail: outcome.detail,
+      steps: outcome.steps,
+      wall_s: outcome.wallMs / 1000,
+      usage: outcome.usage,
+      cost_usd: outcome.costUsd ?? null,
+      cache_busts: outcome.cacheBusts,
+    });
+  } finally {
+    trajectory.close();
+    await sandbox.close();
+    rmSync(ws.root, { recursive: true, force: true });
+  }
+  writeFileSync(join(options.out, "patch.diff"), patch);
+  // Hidden tests are applied only now, to a fresh copy: the agent never saw them.
+  const grade = await gradePatch(task, patch);
+  writeFileSync(join(options.out, "report.json"), `${JSON.stringify({ [task.id]: grade }, null, 2)}\n`);
+  const result: RunResult = {
+    task: task.id,
+    policy: policy.spec,
+    tools: set.name,
+    history: history.name,
+    sandbox: sandbox.backend,
+    resolved: grade.resolved,
+    stop_reason: outcome.stopReason,
+    detail: outcome.detail,
+    steps: outcome.steps,
+    tokens_in: outcome.usage.inputTokens,
+    tokens_out: outcome.usage.outputTokens,
+    cache_read_tokens: outcome.usage.cacheReadTokens,
+    cache_write_tokens: outcome.usage.cacheWriteTokens,
+    tokens_estimated: outcome.usage.estimated === true,
+    cost_usd: outcome.costUsd ?? null,
+    cache_busts: outcome.cacheBusts,
+    wall_s: Math.round((performance.now() - started) / 10) / 100,
+    patch_lines: patch === "" ? 0 : patch.split("\n").length - 1,
+    grade: {
+      patch_successfully_applied: grade.patch_successfully_applied,
+      rejected: grade.rejected,
+      tests_status: grade.tests_status,
+    },
+  };
+  writeFileSync(join(options.out, "result.json"), `${JSON.stringify(result, null, 2)}\n`);
+  return result;
+}
+
+function taskMessage(task: Task): string {
+  const lines = [`Fix this issue in the repository.`, "", "<issue>", task.issue.trim(), "</issue>", ""];
+  lines.push(`The project's tests run with: ${task.testCommand.join(" ")}`);
+  if (task.language === "typescript")
+    lines.push('TypeScript files run with: node --import "$ACILAB_TSX" <file.ts>');
+  return lines.join("\n");
+}

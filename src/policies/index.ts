@@ -1,0 +1,13 @@
+export { AnthropicPolicy, type AnthropicPolicyOptions } from "./anthropic.js";
+export { OpenAIPolicy, type OpenAIPolicyOptions } from "./openai.js";
+export { ReplayPolicy } from "./replay.js";
+export { estimateUsage, loadScript, ScriptedPolicy, ScriptFile } from "./scripted.js";
+export { makePolicy, POLICY_SPEC_HELP, type PolicyContext, resolveAutoPolicy } from "./spec.js";
+export {
+  type Policy,
+  PolicyError,
+  type PolicyErrorKind,
+  type PolicyReply,
+  type PolicyRequest,
+  type ToolSpec,
+} from "./types.js";

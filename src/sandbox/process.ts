@@ -1,0 +1,179 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+import { resolveInside } from "../workspace/index.js";
+import { HeadTailBuffer } from "./output-cap.js";
+import type { ExecRequest, ExecResult, ResourceLimits, Sandbox } from "./types.js";
+
+/** Default output cap: mini-SWE-agent keeps 10k characters, production harnesses 30–48k; 30k is mid-range. */
+export const DEFAULT_OUTPUT_LIMIT = 30_000;
+
+/** After the main process exits, how long to let its pipes drain before we close them ourselves. */
+const PIPE_DRAIN_GRACE_MS = 200;
+
+export const DEFAULT_LIMITS: ResourceLimits = {
+  cpuSeconds: 600,
+  // Address space, not memory: V8 reserves ~10 GiB of virtual space per WebAssembly memory (tsx's
+  // lexer is Wasm), so measured here anything under 32 GiB breaks `node --import tsx`. Real memory
+  // is bounded by the cgroup of the namespace backend; this only stops runaway reservations.
+  addressSpaceBytes: 64 * 1024 ** 3,
+  fileSizeBytes: 256 * 1024 ** 2,
+  openFiles: 1024,
+  processes: 512,
+};
+
+/**
+ * The variables a sandboxed process may see. Everything else in the host environment — API keys,
+ * tokens, proxies, NODE_OPTIONS — is dropped, because model-written code runs here.
+ */
+export function sandboxEnvironment(home: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+    HOME: home,
+    TMPDIR: home,
+    LANG: "C.UTF-8",
+    LC_ALL: "C.UTF-8",
+    TERM: "dumb",
+    PAGER: "cat",
+    GIT_PAGER: "cat",
+    PYTHONDONTWRITEBYTECODE: "1",
+    PYTHONUNBUFFERED: "1",
+    NO_COLOR: "1",
+    ...extra,
+  };
+}
+
+function prlimitArgs(limits: ResourceLimits): string[] {
+  return [
+    `--cpu=${limits.cpuSeconds}`,
+    `--as=${limits.addressSpaceBytes}`,
+    `--fsize=${limits.fileSizeBytes}`,
+    `--nofile=${limits.openFiles}`,
+    `--nproc=${limits.processes}`,
+    "--",
+  ];
+}
+
+export interface ProcessSandboxOptions {
+  workspace: string;
+  limits?: Partial<ResourceLimits>;
+  /** Extra allowlisted variables (never secrets). */
+  env?: Record<string, string>;
+}
+
+/**
+ * The inner sandbox layer only: an empty environment plus an allowlist, the workspace as cwd, rlimits
+ * through prlimit(1), a private HOME/TMPDIR, a wall-clock timeout that kills the whole process group,
+ * and capped output. It is NOT an OS boundary: the process can still read the host's files and reach
+ * the network. The namespace backend wraps the same contract.
+ */
+export class ProcessSandbox implements Sandbox {
+  readonly backend = "process";
+  readonly workspace: string;
+  private readonly home: string;
+  private readonly limits: ResourceLimits;
+  private readonly env: Record<string, string>;
+  private readonly live = new Set<number>();
+
+  constructor(options: ProcessSandboxOptions) {
+    this.workspace = realpathSync(options.workspace);
+    this.home = mkdtempSync(join(tmpdir(), "acilab-home-"));
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.env = options.env ?? {};
+  }
+
+  async exec(request: ExecRequest): Promise<ExecResult> {
+    const cwd = request.cwd
+      ? resolveInside(this.workspace, request.cwd)
+      : { ok: true as const, abs: this.workspace };
+    if (!cwd.ok) throw new Error(`sandbox: working directory refused: ${cwd.error}`);
+    if (request.argv.length === 0) throw new Error("sandbox: empty argv; give the program to run");
+    const limit = request.outputLimit ?? DEFAULT_OUTPUT_LIMIT;
+    const combined = new HeadTailBuffer(limit);
+    const stdout = new HeadTailBuffer(limit);
+    const stderr = new HeadTailBuffer(limit);
+    const started = performance.now();
+
+    const child = spawn("prlimit", [...prlimitArgs(this.limits), ...request.argv], {
+      cwd: cwd.abs,
+      env: sandboxEnvironment(this.home, { ...this.env, ...request.env }),
+      detached: true, // its own process group, so a timeout can kill every descendant
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const pgid = child.pid;
+    if (pgid !== undefined) this.live.add(pgid);
+    child.stdout.setEncoding("utf8");
+    child.stderr.setEncoding("utf8");
+    child.stdout.on("data", (d: string) => {
+      stdout.push(d);
+      combined.push(d);
+    });
+    child.stderr.on("data", (d: string) => {
+      stderr.push(d);
+      combined.push(d);
+    });
+    child.stdin.on("error", () => {}); // a program that never reads stdin closes it early; that's fine
+    child.stdin.end(request.stdin ?? "");
+
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(pgid);
+    }, request.timeoutMs);
+
+    const { code, signal, spawnError } = await new Promise<{
+      code: number | null;
+      signal: NodeJS.Signals | null;
+      spawnError?: Error;
+    }>((resolve) => {
+      child.once("error", (err) => resolve({ code: null, signal: null, spawnError: err }));
+      child.once("exit", (c, s) => resolve({ code: c, signal: s }));
+    });
+    clearTimeout(timer);
+    if (spawnError) {
+      if (pgid !== undefined) this.live.delete(pgid);
+      throw new Error(`sandbox: could not start ${request.argv[0]}: ${spawnError.message}`);
+    }
+    // Background children (`sleep 1000 &`) keep the pipes open and outlive the command: end them.
+    killGroup(pgid);
+    await drain(child.stdout, child.stderr);
+    if (pgid !== undefined) this.live.delete(pgid);
+
+    return {
+      exitCode: code,
+      signal,
+      output: combined.text(),
+      stdout: stdout.text(),
+      stderr: stderr.text(),
+      timedOut,
+      truncatedChars: combined.cut,
+      durationMs: performance.now() - started,
+    };
+  }
+
+  async close(): Promise<void> {
+    for (const pgid of this.live) killGroup(pgid);
+    this.live.clear();
+    rmSync(this.home, { recursive: true, force: true });
+  }
+}
+
+function killGroup(pgid: number | undefined): void {
+  if (pgid === undefined) return;
+  try {
+    process.kill(-pgid, "SIGKILL");
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+async function drain(...streams: Readable[]): Promise<void> {
+  const open = streams.filter((s) => !s.readableEnded);
+  await Promise.race([
+    Promise.all(open.map((s) => new Promise<void>((r) => s.once("close", () => r())))),
+    new Promise<void>((r) => setTimeout(r, PIPE_DRAIN_GRACE_MS)),
+  ]);
+  for (const s of streams) s.destroy();
+}

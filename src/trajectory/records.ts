@@ -1,0 +1,62 @@
+import type { AssistantMessage, Message, ToolCall, Usage } from "../messages/index.js";
+import type { ToolSpec } from "../policies/types.js";
+
+/** Version of the trajectory format; bump when a field changes meaning. */
+export const TRAJECTORY_VERSION = 1;
+
+export interface RunStartRecord {
+  type: "run_start";
+  version: number;
+  run_id: string;
+  started_at: string;
+  task: string;
+  policy: string;
+  tools: string;
+  history: string;
+  limits: Record<string, number | null>;
+  system: string;
+  memory: string;
+  tool_specs: ToolSpec[];
+}
+
+export interface ActionRecord {
+  call: ToolCall;
+  observation: string;
+  error: string | null;
+  duration_ms: number;
+  files_changed: string[];
+}
+
+export interface TurnRecord {
+  type: "turn";
+  step: number;
+  /**
+   * The request, stored as a delta: the first `first_change` messages equal the previous request's,
+   * `messages_from_first_change` holds the rest. Chaining deltas rebuilds every request exactly.
+   */
+  request: { message_count: number; first_change: number; messages_from_first_change: Message[] };
+  response: AssistantMessage;
+  model: string;
+  finish_reason: string;
+  usage: Usage;
+  cost_usd: number | null;
+  latency_ms: number;
+  actions: ActionRecord[];
+  /** Set when the response broke the protocol (no tool call, or only invalid calls). */
+  format_error: string | null;
+  /** Harness time for the turn, excluding the model call and the tools' own run time. */
+  overhead_ms: number;
+}
+
+export interface RunEndRecord {
+  type: "run_end";
+  stop_reason: string;
+  detail: string;
+  steps: number;
+  wall_s: number;
+  usage: Usage;
+  cost_usd: number | null;
+  cache_busts: number;
+}
+
+export type TrajectoryRecord = RunStartRecord | TurnRecord | RunEndRecord;

@@ -1,0 +1,128 @@
+import { constants } from "node:fs";
+import { type FileHandle, open, readlink } from "node:fs/promises";
+import { basename, dirname } from "node:path";
+import { isWithin, resolveInside } from "./paths.js";
+
+/** A path failure phrased for the model; the file tools turn it into an error observation. */
+export class PathError extends Error {
+  constructor(
+    readonly kind: "outside_workspace" | "not_found" | "is_directory" | "already_exists",
+    message: string,
+  ) {
+    super(message);
+    this.name = "PathError";
+  }
+}
+
+const HAS_PROC_FD = process.platform === "linux";
+
+/** Where an open descriptor really points, from the kernel's view (/proc/self/fd). */
+async function realPathOf(handle: FileHandle): Promise<string | undefined> {
+  if (!HAS_PROC_FD) return undefined;
+  return readlink(`/proc/self/fd/${handle.fd}`);
+}
+
+/**
+ * Open a file inside the workspace without being fooled by a symlink swapped in after the check:
+ * the parent directory is opened (no-follow) and verified through /proc/self/fd, and the file is then
+ * opened relative to that pinned directory, again no-follow, and verified once more.
+ */
+export async function openInside(
+  root: string,
+  path: string,
+  flags: number,
+  mode = 0o644,
+): Promise<FileHandle> {
+  const resolved = resolveInside(root, path);
+  if (!resolved.ok) throw new PathError("outside_workspace", resolved.error);
+  if (resolved.abs === root) throw new PathError("is_directory", `${path} is the workspace root, not a file`);
+  const parent = await openDirectory(root, dirname(resolved.abs), path);
+  try {
+    const viaParent = HAS_PROC_FD ? `/proc/self/fd/${parent.fd}/${basename(resolved.abs)}` : resolved.abs;
+    let handle: FileHandle;
+    try {
+      handle = await open(viaParent, flags | constants.O_NOFOLLOW, mode);
+    } catch (err) {
+      throw translateOpenError(err, path);
+    }
+    const real = await realPathOf(handle);
+    if (real !== undefined && !isWithin(root, real)) {
+      await handle.close();
+      throw new PathError(
+        "outside_workspace",
+        `${path} changed to point outside the workspace while opening it; refusing`,
+      );
+    }
+    return handle;
+  } finally {
+    await parent.close();
+  }
+}
+
+async function openDirectory(root: string, dir: string, shownPath: string): Promise<FileHandle> {
+  let handle: FileHandle;
+  try {
+    handle = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      throw new PathError(
+        "not_found",
+        `the directory of ${shownPath} does not exist; create it first or check the path`,
+      );
+    }
+    if (code === "ELOOP") {
+      throw new PathError(
+        "outside_workspace",
+        `${shownPath} goes through a symbolic link that changed; refusing`,
+      );
+    }
+    throw err;
+  }
+  const real = await realPathOf(handle);
+  if (real !== undefined && !isWithin(root, real)) {
+    await handle.close();
+    throw new PathError("outside_workspace", `${shownPath} changed to point outside the workspace; refusing`);
+  }
+  return handle;
+}
+
+function translateOpenError(err: unknown, path: string): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === "ENOENT")
+    return new PathError("not_found", `${path} does not exist; use find_file or glob to locate it`);
+  if (code === "EISDIR") return new PathError("is_directory", `${path} is a directory; give a file path`);
+  if (code === "EEXIST")
+    return new PathError("already_exists", `${path} already exists; edit it with str_replace instead`);
+  if (code === "ELOOP")
+    return new PathError("outside_workspace", `${path} is a symbolic link; refusing to follow it`);
+  return err;
+}
+
+export async function readTextInside(root: string, path: string): Promise<string> {
+  const handle = await openInside(root, path, constants.O_RDONLY);
+  try {
+    const stat = await handle.stat();
+    if (stat.isDirectory()) throw new PathError("is_directory", `${path} is a directory; give a file path`);
+    return await handle.readFile({ encoding: "utf8" });
+  } finally {
+    await handle.close();
+  }
+}
+
+/** `mode`: "new" fails if the file exists, "existing" fails if it does not, "any" does either. */
+export async function writeTextInside(
+  root: string,
+  path: string,
+  content: string,
+  mode: "new" | "existing" | "any",
+): Promise<void> {
+  const create = mode === "existing" ? 0 : constants.O_CREAT;
+  const exclusive = mode === "new" ? constants.O_EXCL : 0;
+  const handle = await openInside(root, path, constants.O_WRONLY | constants.O_TRUNC | create | exclusive);
+  try {
+    await handle.writeFile(content, { encoding: "utf8" });
+  } finally {
+    await handle.close();
+  }
+}

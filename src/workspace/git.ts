@@ -1,0 +1,84 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+/** Git must not read the user's config or hooks: results would differ between machines. */
+const GIT_ENV = {
+  PATH: process.env.PATH ?? "/usr/bin:/bin",
+  HOME: tmpdir(),
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_AUTHOR_NAME: "acilab",
+  GIT_AUTHOR_EMAIL: "acilab@localhost",
+  GIT_COMMITTER_NAME: "acilab",
+  GIT_COMMITTER_EMAIL: "acilab@localhost",
+  GIT_AUTHOR_DATE: "2026-01-01T00:00:00Z",
+  GIT_COMMITTER_DATE: "2026-01-01T00:00:00Z",
+  LC_ALL: "C",
+};
+
+export async function git(
+  cwd: string,
+  args: string[],
+  options: { env?: Record<string, string>; input?: string } = {},
+): Promise<string> {
+  try {
+    const { stdout } = await run(
+      "git",
+      ["-c", "core.hooksPath=/dev/null", "-c", "core.quotepath=off", ...args],
+      {
+        cwd,
+        env: { ...GIT_ENV, ...options.env },
+        maxBuffer: 256 * 1024 * 1024,
+      },
+    );
+    return stdout;
+  } catch (err) {
+    const e = err as { code?: string; stderr?: string; message: string };
+    if (e.code === "ENOENT")
+      throw new Error("git is not installed; run `make` (it installs git) or `apt-get install git`");
+    throw new Error(`git ${args.join(" ")} failed in ${cwd}: ${(e.stderr ?? e.message).trim()}`);
+  }
+}
+
+/** Make `dir` a repository whose single commit is the current tree; returns the commit id. */
+export async function commitAll(dir: string, message: string): Promise<string> {
+  await git(dir, ["init", "-q", "-b", "main"]);
+  await git(dir, ["add", "-A"]);
+  await git(dir, ["commit", "-q", "--allow-empty", "-m", message]);
+  return (await git(dir, ["rev-parse", "HEAD"])).trim();
+}
+
+/**
+ * The workspace's changes against `base` as a git diff, new files included, without touching the
+ * workspace's own index (a throwaway index file is used).
+ */
+export async function diffAgainst(dir: string, base: string): Promise<string> {
+  const scratch = mkdtempSync(join(tmpdir(), "acilab-index-"));
+  const env = { GIT_INDEX_FILE: join(scratch, "index") };
+  try {
+    await git(dir, ["read-tree", base], { env });
+    await git(dir, ["add", "-A"], { env });
+    return await git(dir, ["diff", "--cached", "--binary", base], { env });
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Paths that differ from the index or are untracked (not ignored). */
+export async function dirtyPaths(dir: string): Promise<Set<string>> {
+  const out = await git(dir, ["status", "--porcelain=v1", "-z", "--untracked-files=all"]);
+  const paths = new Set<string>();
+  const entries = out.split("\0");
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] ?? "";
+    if (entry.length < 4) continue;
+    paths.add(entry.slice(3));
+    if (entry[0] === "R" || entry[0] === "C") i++; // renames carry the old path as the next entry
+  }
+  return paths;
+}

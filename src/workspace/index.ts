@@ -1,0 +1,3 @@
+export { openInside, PathError, readTextInside, writeTextInside } from "./files.js";
+export { commitAll, diffAgainst, dirtyPaths, git } from "./git.js";
+export { isWithin, MAX_SYMLINK_EXPANSIONS, type PathResolution, resolveInside } from "./paths.js";
