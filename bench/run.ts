@@ -3,7 +3,7 @@
  * measurements, never asserted: these machines are small and noisy, so read ratios within one run.
  */
 import { benchFileTools } from "../src/tools/file/index.js";
-// SEARCH_BENCH_IMPORT
+import { benchSearch } from "../src/tools/search/bench.js";
 import { benchOverhead } from "./overhead.js";
 import type { BenchRow } from "./stats.js";
 
@@ -18,12 +18,18 @@ async function main(): Promise<void> {
   const only = process.argv[2];
   const rows: BenchRow[] = [];
   if (!only || only === "overhead") rows.push(...(await benchOverhead()));
+  if (only && !["overhead", "file", "search"].includes(only))
+    throw new Error(`unknown benchmark "${only}"; use overhead, file or search`);
   if (!only || only === "file") {
     for (const r of await benchFileTools())
       rows.push({ name: r.name, n: 50, medianMs: r.medianMs, p95Ms: r.p95Ms, targetMs: QUERY_TARGET_MS });
   }
   if (!only || only === "search") {
-    // SEARCH_BENCH for (const r of await benchSearch()) rows.push({ name: r.name, n: r.n ?? 0, medianMs: r.medianMs, p95Ms: r.p95Ms, targetMs: QUERY_TARGET_MS });
+    const iterations = 7;
+    for (const r of await benchSearch({ iterations })) {
+      const target = r.name.startsWith("baseline") ? undefined : QUERY_TARGET_MS;
+      rows.push({ name: r.name, n: iterations, medianMs: r.medianMs, p95Ms: r.p95Ms, targetMs: target });
+    }
   }
   const header = ["benchmark", "n", "median ms", "p95 ms", "target ms", "ok"];
   const body = rows.map((r) => [

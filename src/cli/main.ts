@@ -55,6 +55,10 @@ function helpFor(command: string | undefined): string {
         : MAIN_HELP;
 }
 
+/** Said on every run until the namespace backend lands: the process backend is not an OS boundary. */
+const PROCESS_BACKEND_WARNING =
+  'warning: sandbox backend "process" is the inner layer only (empty environment, rlimits, process-group timeouts); it is not an OS boundary — run only tasks and models you trust';
+
 function policyFor(spec: string | undefined, out: Out): string {
   if (spec !== "auto") return spec ?? "scripted";
   const auto = resolveAutoPolicy();
@@ -85,6 +89,7 @@ async function runCommand(argv: string[], out: Out): Promise<number> {
   const maxSteps = numberOption(values["max-steps"], "max-steps", "run");
   const budget = numberOption(values.budget, "budget", "run");
   const timeout = numberOption(values.timeout, "timeout", "run");
+  if (!values.json) out(PROCESS_BACKEND_WARNING);
   const result = await runTask({
     task,
     policySpec: policyFor(values.policy, out),
@@ -125,6 +130,7 @@ async function suiteCommand(argv: string[], out: Out): Promise<number> {
   const policySpec = policyFor(values.policy ?? "auto", out);
   const tools = values.tools ?? "full";
   const root = values.out ?? join("runs", "suite");
+  out(PROCESS_BACKEND_WARNING);
   const results: RunResult[] = [];
   for (const id of ids) {
     const dir = join(root, id);
