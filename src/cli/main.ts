@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { type RunResult, runTask } from "../loop/index.js";
 import { resolveAutoPolicy } from "../policies/index.js";
@@ -9,6 +9,30 @@ import { formatCost, formatTokens, summary, table } from "./format.js";
 import { MAIN_HELP, RUN_HELP, SUITE_HELP, TASKS_HELP } from "./help.js";
 
 type Out = (text: string) => void;
+
+/**
+ * Ctrl-C (or SIGTERM) stops the current run cleanly: the running command is killed, the run ends with
+ * reason "aborted" and its files are written. A second Ctrl-C exits at once.
+ */
+function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const onSignal = (name: NodeJS.Signals) => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write(
+      `\nacilab: ${name} received — stopping the run and saving what it did (again to quit now)\n`,
+    );
+    controller.abort();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    },
+  };
+}
 
 export async function main(
   argv: string[],
@@ -90,7 +114,9 @@ async function runCommand(argv: string[], out: Out): Promise<number> {
   const budget = numberOption(values.budget, "budget", "run");
   const timeout = numberOption(values.timeout, "timeout", "run");
   if (!values.json) out(PROCESS_BACKEND_WARNING);
+  const interrupt = interruptSignal();
   const result = await runTask({
+    signal: interrupt.signal,
     task,
     policySpec: policyFor(values.policy, out),
     tools: values.tools ?? "full",
@@ -101,9 +127,9 @@ async function runCommand(argv: string[], out: Out): Promise<number> {
       ...(budget !== undefined ? { budgetUsd: budget } : {}),
       ...(timeout !== undefined ? { wallClockMs: timeout * 1000 } : {}),
     },
-  });
+  }).finally(interrupt.dispose);
   out(values.json ? JSON.stringify(result, null, 2) : summary(result, dir));
-  return 0;
+  return result.stop_reason === "aborted" ? 130 : 0;
 }
 
 async function suiteCommand(argv: string[], out: Out): Promise<number> {
@@ -132,7 +158,9 @@ async function suiteCommand(argv: string[], out: Out): Promise<number> {
   const root = values.out ?? join("runs", "suite");
   out(PROCESS_BACKEND_WARNING);
   const results: RunResult[] = [];
+  const interrupt = interruptSignal();
   for (const id of ids) {
+    if (interrupt.signal.aborted) break;
     const dir = join(root, id);
     const done = join(dir, "result.json");
     const previous =

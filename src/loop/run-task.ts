@@ -75,6 +75,9 @@ export async function runTask(options: RunTaskOptions): Promise<RunResult> {
   const trajectory = new TrajectoryWriter(join(options.out, "trajectory.jsonl"));
   const memory = loadMemory(ws.root);
   const started = performance.now();
+  // An interrupt kills whatever command is running now; the loop then stops with reason "aborted".
+  const onAbort = () => void sandbox.close();
+  options.signal?.addEventListener("abort", onAbort, { once: true });
   let outcome: RunOutcome;
   let patch = "";
   try {
@@ -130,6 +133,7 @@ export async function runTask(options: RunTaskOptions): Promise<RunResult> {
       cache_busts: outcome.cacheBusts,
     });
   } finally {
+    options.signal?.removeEventListener("abort", onAbort);
     trajectory.close();
     await sandbox.close();
     rmSync(ws.root, { recursive: true, force: true });
