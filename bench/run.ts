@@ -2,8 +2,11 @@
  * `npm run bench`: measures the harness and prints one table. Targets are printed next to the
  * measurements, never asserted: these machines are small and noisy, so read ratios within one run.
  */
+import { benchSandbox } from "../src/sandbox/bwrap/bench.js";
+import { benchCodeActions } from "../src/tools/code/bench.js";
 import { benchFileTools } from "../src/tools/file/index.js";
 import { benchSearch } from "../src/tools/search/bench.js";
+import { benchWorkspaces } from "../src/workspace/cow/bench.js";
 import { benchOverhead } from "./overhead.js";
 import type { BenchRow } from "./stats.js";
 
@@ -14,12 +17,16 @@ function fmt(n: number): string {
   return n < 10 ? n.toFixed(2) : n.toFixed(1);
 }
 
+const BENCHMARKS = ["overhead", "file", "search", "workspace", "code", "sandbox"];
+/** Code-action round trip per tool call, over the tool's own time (sandbox issue). */
+const CODE_CALL_TARGET_MS = 1;
+
 async function main(): Promise<void> {
   const only = process.argv[2];
   const rows: BenchRow[] = [];
   if (!only || only === "overhead") rows.push(...(await benchOverhead()));
-  if (only && !["overhead", "file", "search"].includes(only))
-    throw new Error(`unknown benchmark "${only}"; use overhead, file or search`);
+  if (only && !BENCHMARKS.includes(only))
+    throw new Error(`unknown benchmark "${only}"; use one of ${BENCHMARKS.join(", ")}`);
   if (!only || only === "file") {
     for (const r of await benchFileTools())
       rows.push({ name: r.name, n: 50, medianMs: r.medianMs, p95Ms: r.p95Ms, targetMs: QUERY_TARGET_MS });
@@ -29,6 +36,25 @@ async function main(): Promise<void> {
     for (const r of await benchSearch({ iterations })) {
       const target = r.name.startsWith("baseline") ? undefined : QUERY_TARGET_MS;
       rows.push({ name: r.name, n: iterations, medianMs: r.medianMs, p95Ms: r.p95Ms, targetMs: target });
+    }
+  }
+  if (!only || only === "workspace") {
+    for (const r of await benchWorkspaces()) rows.push({ ...r, targetMs: undefined });
+  }
+  if (!only || only === "sandbox") {
+    for (const r of await benchSandbox()) {
+      rows.push({
+        name: `${r.name} (${r.perSecond.toFixed(0)}/s)`,
+        n: r.n,
+        medianMs: r.medianMs,
+        p95Ms: r.p95Ms,
+        targetMs: r.targetMs,
+      });
+    }
+  }
+  if (!only || only === "code") {
+    for (const r of await benchCodeActions()) {
+      rows.push({ ...r, targetMs: r.name.startsWith("per-call overhead") ? CODE_CALL_TARGET_MS : undefined });
     }
   }
   const header = ["benchmark", "n", "median ms", "p95 ms", "target ms", "ok"];

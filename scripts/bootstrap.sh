@@ -5,10 +5,13 @@ set -euo pipefail
 need=()
 command -v rg >/dev/null 2>&1 || need+=(ripgrep)
 command -v flake8 >/dev/null 2>&1 || need+=(flake8)
+/usr/bin/python3 -c "import pyflakes" >/dev/null 2>&1 || need+=(python3-pyflakes) # the lint worker's checker
 /usr/bin/python3 -c "import pytest" >/dev/null 2>&1 || need+=(python3-pytest)
 command -v git >/dev/null 2>&1 || need+=(git)
 command -v patch >/dev/null 2>&1 || need+=(patch)
 command -v prlimit >/dev/null 2>&1 || need+=(util-linux)
+command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
+command -v runsc >/dev/null 2>&1 || need+=(runsc) # optional: gVisor, reported by acilab doctor
 
 if ((${#need[@]} > 0)); then
   if [[ $(id -u) -ne 0 ]] && ! command -v sudo >/dev/null 2>&1; then

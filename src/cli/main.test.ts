@@ -135,4 +135,23 @@ describe("acilab CLI", () => {
       readFileSync(join(out, "patch.diff"), "utf8"),
     );
   });
+
+  it("compares the two action formats on the Acme task", async () => {
+    const out = mkdtempSync(join(tmpdir(), "acilab-cli-acme-"));
+    cleanup.push(out);
+    const r = await cli(["run", "--task", "acme", "--action-format", "both", "--out", out]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/format\s+turns\s+tool calls\s+input tokens\s+answer\s+resolved/);
+    expect(r.out).toMatch(/^json\s+6\s+14\s+[\d,]+ \(est\.\)\s+We owe Acme \$279\.00.*yes$/m);
+    expect(r.out).toMatch(/^code\s+2\s+14\s+[\d,]+ \(est\.\)\s+We owe Acme \$279\.00.*yes$/m);
+    expect(existsSync(join(out, "code", "trajectory.jsonl"))).toBe(true);
+    const bad = await cli(["run", "--task", "acme", "--action-format", "xml"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--action-format must be json, code or both/);
+    const taskDir = makePythonTask();
+    cleanup.push(taskDir);
+    const repo = await cli(["run", "--task", taskDir, "--action-format", "both"]);
+    expect(repo.code).toBe(2);
+    expect(repo.err).toMatch(/both compares formats on a tools task such as acme/);
+  });
 });

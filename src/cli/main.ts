@@ -2,11 +2,15 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { type RunResult, runTask } from "../loop/index.js";
 import { resolveAutoPolicy } from "../policies/index.js";
-import { listTaskIds, loadTask } from "../tasks/index.js";
+import type { BackendChoice } from "../sandbox/index.js";
+import { listTaskIds, loadTask, parseBackend, resolveTask } from "../tasks/index.js";
+import { ACTION_FORMATS, type ActionFormat } from "../tools/code/index.js";
 import { TOOLSETS } from "../tools/toolsets.js";
 import { numberOption, parse, UsageError } from "./args.js";
 import { formatCost, formatTokens, summary, table } from "./format.js";
 import { MAIN_HELP, RUN_HELP, SUITE_HELP, TASKS_HELP } from "./help.js";
+import { doctorCommand, sandboxCommand } from "./sandbox-commands.js";
+import { runToolsCommand } from "./tools-run.js";
 
 type Out = (text: string) => void;
 
@@ -52,6 +56,10 @@ export async function main(
         return await runCommand(rest, out);
       case "suite":
         return await suiteCommand(rest, out);
+      case "doctor":
+        return await doctorCommand(rest, out);
+      case "sandbox":
+        return await sandboxCommand(rest, out, err);
       case "tasks":
         return tasksCommand(rest, out);
       default:
@@ -79,9 +87,13 @@ function helpFor(command: string | undefined): string {
         : MAIN_HELP;
 }
 
-/** Said on every run until the namespace backend lands: the process backend is not an OS boundary. */
-const PROCESS_BACKEND_WARNING =
-  'warning: sandbox backend "process" is the inner layer only (empty environment, rlimits, process-group timeouts); it is not an OS boundary — run only tasks and models you trust';
+function sandboxOption(value: string | undefined, command: string): BackendChoice {
+  try {
+    return parseBackend(value);
+  } catch (err) {
+    throw new UsageError((err as Error).message, command);
+  }
+}
 
 function policyFor(spec: string | undefined, out: Out): string {
   if (spec !== "auto") return spec ?? "scripted";
@@ -96,11 +108,13 @@ async function runCommand(argv: string[], out: Out): Promise<number> {
     policy: { type: "string" },
     tools: { type: "string" },
     history: { type: "string" },
+    "action-format": { type: "string" },
     out: { type: "string" },
     "max-steps": { type: "string" },
     budget: { type: "string" },
     timeout: { type: "string" },
     json: { type: "boolean" },
+    sandbox: { type: "string" },
   });
   if (values.help) {
     out(RUN_HELP);
@@ -108,28 +122,51 @@ async function runCommand(argv: string[], out: Out): Promise<number> {
   }
   if (!values.task)
     throw new UsageError("--task is required (a built-in id such as median-even, or a task folder)", "run");
-  const task = loadTask(values.task);
+  const format = actionFormatOption(values["action-format"]);
+  const task = resolveTask(values.task);
+  if (task.kind === "repository" && format === "both")
+    throw new UsageError("--action-format both compares formats on a tools task such as acme", "run");
   const dir = values.out ?? join("runs", `${task.id}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   const maxSteps = numberOption(values["max-steps"], "max-steps", "run");
   const budget = numberOption(values.budget, "budget", "run");
   const timeout = numberOption(values.timeout, "timeout", "run");
-  if (!values.json) out(PROCESS_BACKEND_WARNING);
+  const limits = {
+    ...(maxSteps !== undefined ? { maxSteps } : {}),
+    ...(budget !== undefined ? { budgetUsd: budget } : {}),
+    ...(timeout !== undefined ? { wallClockMs: timeout * 1000 } : {}),
+  };
+  const sandbox = sandboxOption(values.sandbox, "run");
   const interrupt = interruptSignal();
-  const result = await runTask({
+  const common = {
     signal: interrupt.signal,
-    task,
     policySpec: policyFor(values.policy, out),
-    tools: values.tools ?? "full",
     history: values.history ?? "all",
     out: dir,
-    limits: {
-      ...(maxSteps !== undefined ? { maxSteps } : {}),
-      ...(budget !== undefined ? { budgetUsd: budget } : {}),
-      ...(timeout !== undefined ? { wallClockMs: timeout * 1000 } : {}),
-    },
+    limits,
+  };
+  if (task.kind === "tools") {
+    const results = await runToolsCommand({ ...common, task, format, json: !!values.json }, out).finally(
+      interrupt.dispose,
+    );
+    return results.some((r) => r.stop_reason === "aborted") ? 130 : 0;
+  }
+  const result = await runTask({
+    ...common,
+    task,
+    actionFormat: format === "both" ? "json" : format, // "both" was refused above
+    tools: values.tools ?? "full",
+    sandbox,
   }).finally(interrupt.dispose);
+  if (result.sandbox_warning && !values.json) out(`warning: ${result.sandbox_warning}`);
   out(values.json ? JSON.stringify(result, null, 2) : summary(result, dir));
   return result.stop_reason === "aborted" ? 130 : 0;
+}
+
+function actionFormatOption(value: string | undefined): ActionFormat | "both" {
+  if (value === undefined) return "json";
+  if (value === "both" || (ACTION_FORMATS as readonly string[]).includes(value))
+    return value as ActionFormat | "both";
+  throw new UsageError(`--action-format must be ${ACTION_FORMATS.join(", ")} or both, got "${value}"`, "run");
 }
 
 async function suiteCommand(argv: string[], out: Out): Promise<number> {
@@ -140,6 +177,7 @@ async function suiteCommand(argv: string[], out: Out): Promise<number> {
     out: { type: "string" },
     tasks: { type: "string" },
     fresh: { type: "boolean" },
+    sandbox: { type: "string" },
   });
   if (values.help) {
     out(SUITE_HELP);
@@ -156,7 +194,7 @@ async function suiteCommand(argv: string[], out: Out): Promise<number> {
   const policySpec = policyFor(values.policy ?? "auto", out);
   const tools = values.tools ?? "full";
   const root = values.out ?? join("runs", "suite");
-  out(PROCESS_BACKEND_WARNING);
+  const sandbox = sandboxOption(values.sandbox, "suite");
   const results: RunResult[] = [];
   const interrupt = interruptSignal();
   for (const id of ids) {
@@ -171,10 +209,21 @@ async function suiteCommand(argv: string[], out: Out): Promise<number> {
       continue;
     }
     out(`${id}: running…`);
-    results.push(
-      await runTask({ task: loadTask(id), policySpec, tools, history: values.history ?? "all", out: dir }),
-    );
+    const result = await runTask({
+      task: loadTask(id),
+      policySpec,
+      tools,
+      history: values.history ?? "all",
+      out: dir,
+      sandbox,
+      signal: interrupt.signal,
+    });
+    if (result.sandbox_warning) out(`warning: ${result.sandbox_warning}`);
+    // An interrupted task is not "done": drop its result so the next run of the suite redoes it.
+    if (result.stop_reason === "aborted") rmSync(done, { force: true });
+    results.push(result);
   }
+  interrupt.dispose();
   const rows = [["task", "resolved", "steps", "tokens in/out", "cost", "stop reason", "wall s"]];
   for (const r of results)
     rows.push([

@@ -1,6 +1,6 @@
 import { cpSync, existsSync, rmSync } from "node:fs";
-import { ProcessSandbox } from "../sandbox/index.js";
-import { prepareWorkspace, type Task, taskEnvironment } from "../tasks/index.js";
+import type { BackendChoice } from "../sandbox/index.js";
+import { openTaskSandbox, prepareWorkspace, type Task } from "../tasks/index.js";
 import { applyPatch } from "./apply-patch.js";
 import { LOG_PARSERS, type TestStatus, type TestStatusMap } from "./parsers/index.js";
 
@@ -73,7 +73,11 @@ export function rejectLog(
  * run the task's tests in a sandbox → parse → resolved iff every FAIL_TO_PASS test is PASSED/XFAIL
  * and every PASS_TO_PASS test is PASSED/XFAIL/SKIPPED, and the log is trustworthy.
  */
-export async function gradePatch(task: Task, patch: string | null): Promise<GradeReport> {
+export async function gradePatch(
+  task: Task,
+  patch: string | null,
+  backend?: BackendChoice,
+): Promise<GradeReport> {
   const empty: TestBucket = { success: [], failure: [] };
   const report: GradeReport = {
     instance_id: task.id,
@@ -91,7 +95,7 @@ export async function gradePatch(task: Task, patch: string | null): Promise<Grad
   // SWE-bench counts an empty patch as unresolved without running anything.
   if (!report.patch_exists) return { ...report, apply_log: "empty patch: not run" };
   const ws = await prepareWorkspace(task);
-  const sandbox = new ProcessSandbox({ workspace: ws.root, env: taskEnvironment(task) });
+  const { sandbox } = await openTaskSandbox(task, ws.root, backend);
   try {
     const applied = await applyPatch(ws.root, patch ?? "");
     report.apply_log = applied.log;

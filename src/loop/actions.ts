@@ -62,6 +62,7 @@ export async function executeCalls(
       error: result.error ?? null,
       duration_ms: Math.round(duration),
       files_changed: [...changed].sort(),
+      ...(result.calls ? { calls: result.calls } : {}),
     });
   }
   return { actions, toolMs, submitted, allInvalid: actions.length > 0 && invalid === actions.length };

@@ -4,9 +4,11 @@ import { type GradeReport, gradePatch } from "../eval/index.js";
 import { parseHistorySpec } from "../history/index.js";
 import { Ledger, withOverrides } from "../ledger/index.js";
 import { makePolicy } from "../policies/index.js";
-import { ProcessSandbox } from "../sandbox/index.js";
-import { prepareWorkspace, referenceScript, type Task, taskEnvironment } from "../tasks/index.js";
+import type { BackendChoice } from "../sandbox/index.js";
+import { openTaskSandbox, prepareWorkspace, referenceScript, type Task } from "../tasks/index.js";
+import { type ActionFormat, toolsForFormat } from "../tools/code/index.js";
 import { ToolRegistry } from "../tools/registry.js";
+import { releaseSearchIndex } from "../tools/search/index.js";
 import { toolset } from "../tools/toolsets.js";
 import { newEditorState } from "../tools/types.js";
 import { TrajectoryWriter } from "../trajectory/index.js";
@@ -18,7 +20,10 @@ import { DEFAULT_LIMITS, type Limits, type RunOutcome } from "./types.js";
 const SYSTEM_PROMPT = readFileSync(new URL("./system-prompt.txt", import.meta.url), "utf8");
 
 /** Policies that call no model spend nothing: price them at zero rather than "unknown". */
-const FREE_POLICIES = withOverrides({ scripted: { input: 0, output: 0 }, replay: { input: 0, output: 0 } });
+export const FREE_POLICIES = withOverrides({
+  scripted: { input: 0, output: 0 },
+  replay: { input: 0, output: 0 },
+});
 
 /** mini-SWE-agent's SWE-bench setting is 60 s a command; our tasks' suites take seconds. */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 60_000;
@@ -29,10 +34,14 @@ export interface RunTaskOptions {
   tools: string;
   history: string;
   out: string;
+  /** json (default): one tool call per JSON object; code: one program per turn calling the tools. */
+  actionFormat?: ActionFormat;
   limits?: Partial<Limits>;
   commandTimeoutMs?: number;
   maxOutputTokens?: number;
   signal?: AbortSignal;
+  /** Sandbox backend (default: ACILAB_SANDBOX, else auto = bwrap where it works). */
+  sandbox?: BackendChoice;
 }
 
 /** result.json: what one run did and whether the hidden tests passed. */
@@ -40,8 +49,11 @@ export interface RunResult {
   task: string;
   policy: string;
   tools: string;
+  action_format: ActionFormat;
   history: string;
   sandbox: string;
+  /** Set when commands ran with weaker isolation than the bwrap backend, and why. */
+  sandbox_warning: string | null;
   resolved: boolean;
   stop_reason: string;
   detail: string;
@@ -70,8 +82,9 @@ export async function runTask(options: RunTaskOptions): Promise<RunResult> {
   const history = parseHistorySpec(options.history);
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
   const ws = await prepareWorkspace(task);
-  const sandbox = new ProcessSandbox({ workspace: ws.root, env: taskEnvironment(task) });
-  const registry = new ToolRegistry(set.tools);
+  const { sandbox, warning: sandboxWarning } = await openTaskSandbox(task, ws.root, options.sandbox);
+  const actionFormat = options.actionFormat ?? "json";
+  const registry = new ToolRegistry(toolsForFormat(actionFormat, set.tools));
   const trajectory = new TrajectoryWriter(join(options.out, "trajectory.jsonl"));
   const memory = loadMemory(ws.root);
   const started = performance.now();
@@ -88,7 +101,7 @@ export async function runTask(options: RunTaskOptions): Promise<RunResult> {
       started_at: new Date().toISOString(),
       task: task.id,
       policy: policy.spec,
-      tools: set.name,
+      tools: actionFormat === "json" ? set.name : `${set.name} (${actionFormat})`,
       history: history.name,
       limits: {
         max_steps: limits.maxSteps,
@@ -135,19 +148,22 @@ export async function runTask(options: RunTaskOptions): Promise<RunResult> {
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
     trajectory.close();
+    releaseSearchIndex(ws.root);
     await sandbox.close();
     rmSync(ws.root, { recursive: true, force: true });
   }
   writeFileSync(join(options.out, "patch.diff"), patch);
   // Hidden tests are applied only now, to a fresh copy: the agent never saw them.
-  const grade = await gradePatch(task, patch);
+  const grade = await gradePatch(task, patch, options.sandbox);
   writeFileSync(join(options.out, "report.json"), `${JSON.stringify({ [task.id]: grade }, null, 2)}\n`);
   const result: RunResult = {
     task: task.id,
     policy: policy.spec,
     tools: set.name,
+    action_format: actionFormat,
     history: history.name,
     sandbox: sandbox.backend,
+    sandbox_warning: sandboxWarning ?? null,
     resolved: grade.resolved,
     stop_reason: outcome.stopReason,
     detail: outcome.detail,

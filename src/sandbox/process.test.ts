@@ -19,6 +19,28 @@ afterEach(async () => {
 });
 
 describe("ProcessSandbox", () => {
+  it("passes a channel on fds 3 (to the host) and 4 (from the host) only when asked", async () => {
+    const received: string[] = [];
+    const r = await sandbox.exec({
+      argv: ["bash", "-c", 'read -r line <&4; echo "got:$line" >&3; echo printed'],
+      timeoutMs: 5000,
+      channel: {
+        open({ fromProgram, toProgram }) {
+          fromProgram.setEncoding("utf8");
+          fromProgram.on("data", (d: string) => received.push(d));
+          toProgram.write("ping\n");
+        },
+      },
+    });
+    expect(r.output).toBe("printed\n");
+    expect(received.join("")).toBe("got:ping\n");
+    const plain = await sandbox.exec({
+      argv: ["bash", "-c", "for fd in 3 4; do [ -e /proc/$$/fd/$fd ] && echo open || echo closed; done"],
+      timeoutMs: 5000,
+    });
+    expect(plain.output).toBe("closed\nclosed\n");
+  });
+
   it("runs in the workspace with an empty environment plus the allowlist", async () => {
     process.env.ACILAB_TEST_SECRET = "sk-should-not-leak";
     try {

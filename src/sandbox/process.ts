@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Readable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import { resolveInside } from "../workspace/index.js";
 import { HeadTailBuffer } from "./output-cap.js";
 import type { ExecRequest, ExecResult, ResourceLimits, Sandbox } from "./types.js";
@@ -100,7 +100,8 @@ export class ProcessSandbox implements Sandbox {
       cwd: cwd.abs,
       env: sandboxEnvironment(this.home, { ...this.env, ...request.env }),
       detached: true, // its own process group, so a timeout can kill every descendant
-      stdio: ["pipe", "pipe", "pipe"],
+      // fds 3 and 4 (CHANNEL_FD_TO_HOST / _FROM_HOST) only when asked: other programs never see them.
+      stdio: request.channel ? ["pipe", "pipe", "pipe", "pipe", "pipe"] : ["pipe", "pipe", "pipe"],
     });
     const pgid = child.pid;
     if (pgid !== undefined) this.live.add(pgid);
@@ -116,6 +117,7 @@ export class ProcessSandbox implements Sandbox {
     });
     child.stdin.on("error", () => {}); // a program that never reads stdin closes it early; that's fine
     child.stdin.end(request.stdin ?? "");
+    const channel = request.channel ? openChannel(request.channel, child.stdio) : [];
 
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -133,12 +135,14 @@ export class ProcessSandbox implements Sandbox {
     });
     clearTimeout(timer);
     if (spawnError) {
+      for (const s of channel) s.destroy();
       if (pgid !== undefined) this.live.delete(pgid);
       throw new Error(`sandbox: could not start ${request.argv[0]}: ${spawnError.message}`);
     }
     // Background children (`sleep 1000 &`) keep the pipes open and outlive the command: end them.
     killGroup(pgid);
     await drain(child.stdout, child.stderr);
+    for (const s of channel) s.destroy();
     if (pgid !== undefined) this.live.delete(pgid);
 
     return {
@@ -158,6 +162,21 @@ export class ProcessSandbox implements Sandbox {
     this.live.clear();
     rmSync(this.home, { recursive: true, force: true });
   }
+}
+
+/** Hand the program's fds 3 and 4 to the channel; returns the streams to destroy after exit. */
+function openChannel(
+  channel: NonNullable<ExecRequest["channel"]>,
+  stdio: readonly unknown[],
+): Array<Readable | Writable> {
+  const fromProgram = stdio[3] as Readable | null | undefined;
+  const toProgram = stdio[4] as Writable | null | undefined;
+  if (!fromProgram || !toProgram) return [];
+  // A program that exits (or closes its end) mid-reply makes our writes fail: that is not our error.
+  fromProgram.on("error", () => {});
+  toProgram.on("error", () => {});
+  channel.open({ fromProgram, toProgram });
+  return [fromProgram, toProgram];
 }
 
 function killGroup(pgid: number | undefined): void {

@@ -1,3 +1,5 @@
+export { acmeTask } from "./acme/index.js";
+export { defaultBackend, openTaskSandbox, parseBackend } from "./sandbox.js";
 export {
   builtinTasksDir,
   listTaskIds,
@@ -8,4 +10,12 @@ export {
   taskEnvironment,
   tsxLoaderPath,
 } from "./task.js";
+export {
+  type AnyTask,
+  resolveTask,
+  TOOLS_TASKS,
+  type ToolsEpisode,
+  type ToolsGrade,
+  type ToolsTask,
+} from "./tools-task.js";
 export { type PreparedWorkspace, prepareWorkspace } from "./workspace.js";

@@ -15,7 +15,9 @@ const TaskJson = z.object({
   difficulty: z.string().optional(),
 });
 
+/** A repository task: fix an issue in a git repository, graded by hidden tests. */
 export interface Task {
+  kind: "repository";
   id: string;
   title: string;
   language: "python" | "typescript" | "javascript";
@@ -105,6 +107,7 @@ export function loadTask(idOrPath: string): Task {
   }
   const values = placeholders();
   return {
+    kind: "repository",
     id: t.id,
     title: t.title,
     language: t.language,

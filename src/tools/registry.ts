@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ToolCall } from "../messages/index.js";
 import type { ToolSpec } from "../policies/types.js";
-import type { ToolContext, ToolDefinition, ToolResult } from "./types.js";
+import type { PermissionDecision, ToolContext, ToolDefinition, ToolResult } from "./types.js";
 
 /**
  * Dispatches model tool calls to tool definitions. Everything a model can get wrong — an unknown
@@ -73,9 +73,19 @@ export class ToolRegistry {
     return { ok: true, tool, input: parsed.data };
   }
 
+  /** Validate, ask the permission hook (now, not earlier: see PermissionHook), then run. */
   async call(call: ToolCall, ctx: ToolContext): Promise<ToolResult> {
     const checked = this.validate(call);
     if (!checked.ok) return checked.result;
+    const decision: PermissionDecision = ctx.permission
+      ? await ctx.permission(call.name, checked.input)
+      : { allow: true };
+    if (!decision.allow) {
+      return {
+        error: "permission_denied",
+        output: `error: permission denied for ${call.name}: ${decision.reason}. Do not retry the same call; choose another way or explain why it is needed.`,
+      };
+    }
     return checked.tool.execute(checked.input, ctx);
   }
 

@@ -21,7 +21,8 @@ export type ToolErrorKind =
   | "too_many_results"
   | "timeout"
   | "command_failed"
-  | "no_tests";
+  | "no_tests"
+  | "permission_denied";
 
 /** A tool result has two faces: what the model reads and (optionally) what a person sees. */
 export interface ToolResult {
@@ -32,7 +33,36 @@ export interface ToolResult {
   submitted?: boolean;
   /** Workspace-relative paths this call wrote. */
   changedFiles?: string[];
+  /**
+   * The result as a value, for a program that called the tool (code actions): a tool with structured
+   * results sets it; otherwise the program receives `output`. JSON tool calls always read `output`.
+   */
+  data?: unknown;
+  /** Calls a code action made from inside its program, in order (for the trajectory and counts). */
+  calls?: NestedCall[];
 }
+
+/** One tool call made by a program (code actions): what it asked, what it got, how long it took. */
+export interface NestedCall {
+  tool: string;
+  input: unknown;
+  /** What the tool returned for a model to read (`output`), or why the call was refused. */
+  output: string;
+  error: ToolErrorKind | null;
+  duration_ms: number;
+}
+
+/** A permission decision, made at the moment of each call (JSON or from inside a program). */
+export type PermissionDecision = { allow: true } | { allow: false; reason: string };
+
+/**
+ * Asked before every tool call runs, with the validated input. A denial becomes the observation of a
+ * JSON call, and an exception (PermissionDenied) inside a program; earlier calls stay done.
+ */
+export type PermissionHook = (
+  tool: string,
+  input: unknown,
+) => PermissionDecision | Promise<PermissionDecision>;
 
 /** Per-run editor state: the file the viewer has open and the undo history of each file. */
 export interface EditorState {
@@ -54,9 +84,11 @@ export interface ToolContext {
   editor: EditorState;
   /** The task's test command (argv), run by `run_tests`; undefined when the task has none. */
   testCommand: string[] | undefined;
-  /** Per-command wall clock for shell and run_tests. */
+  /** Per-command wall clock for shell, run_tests and code actions. */
   commandTimeoutMs: number;
   signal?: AbortSignal;
+  /** Checked at the moment of every call; absent = every call is allowed. */
+  permission?: PermissionHook;
 }
 
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {

@@ -25,6 +25,8 @@ export interface ActionRecord {
   error: string | null;
   duration_ms: number;
   files_changed: string[];
+  /** Code actions: every tool call the program made, in order (input, output, error, duration). */
+  calls?: Array<{ tool: string; input: unknown; output: string; error: string | null; duration_ms: number }>;
 }
 
 export interface TurnRecord {

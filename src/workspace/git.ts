@@ -29,7 +29,7 @@ export async function git(
   try {
     const { stdout } = await run(
       "git",
-      ["-c", "core.hooksPath=/dev/null", "-c", "core.quotepath=off", ...args],
+      ["-c", "safe.directory=*", "-c", "core.hooksPath=/dev/null", "-c", "core.quotepath=off", ...args],
       {
         cwd,
         env: { ...GIT_ENV, ...options.env },

@@ -27,6 +27,21 @@ function pythonModule(lines: number): string {
   return `${out.slice(0, lines).join("\n")}\n`;
 }
 
+/** The same shape in TypeScript, four lines per function, for the TS side of the guardrail. */
+function typescriptModule(lines: number): string {
+  const out: string[] = [];
+  for (let i = 0; out.length < lines; i++) {
+    const id = String(i).padStart(5, "0");
+    out.push(
+      `export function f_${id}(x: number): number {`,
+      `  const v_${id} = x + ${i};`,
+      `  return v_${id};`,
+      "}",
+    );
+  }
+  return `${out.slice(0, lines).join("\n")}\n`;
+}
+
 function percentile(sorted: readonly number[], p: number): number {
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return Math.round((sorted[i] ?? 0) * 100) / 100;
@@ -49,8 +64,8 @@ async function time(
 }
 
 /**
- * Time `view` at several starts and `str_replace` with the lint guardrail on and off, on a generated
- * 3,000-line Python file in a temporary directory. Returns one row per case.
+ * Time `view` at several starts and `str_replace` with the lint guardrail on and off, on generated
+ * 3,000-line Python and TypeScript files in a temporary directory. Returns one row per case.
  */
 export async function benchFileTools(iterations = BENCH_ITERATIONS): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), "acilab-bench-file-"));
@@ -59,6 +74,7 @@ export async function benchFileTools(iterations = BENCH_ITERATIONS): Promise<Ben
     const source = pythonModule(BENCH_FILE_LINES);
     writeFileSync(join(ctx.root, "linted.py"), source);
     writeFileSync(join(ctx.root, "plain.py"), source);
+    writeFileSync(join(ctx.root, "linted.ts"), typescriptModule(BENCH_FILE_LINES));
     const linted = createFileTools({ lint: true });
     const plain = createFileTools({ lint: false });
     const rows: BenchRow[] = [];
@@ -82,6 +98,15 @@ export async function benchFileTools(iterations = BENCH_ITERATIONS): Promise<Ben
     rows.push(
       await time("str_replace lint=on", iterations, (i) =>
         linted.str_replace.execute({ path: "linted.py", ...edit(i) }, ctx),
+      ),
+    );
+    const tsEdit = (i: number) => {
+      const id = String(i).padStart(5, "0");
+      return { old: `  const v_${id} = x + ${i};\n`, new: `  const v_${id} = x + ${i} + 1;\n` };
+    };
+    rows.push(
+      await time("str_replace lint=on (ts)", iterations, (i) =>
+        linted.str_replace.execute({ path: "linted.ts", ...tsEdit(i) }, ctx),
       ),
     );
     return rows;

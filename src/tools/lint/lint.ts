@@ -23,12 +23,13 @@ export function lintLanguageOf(path: string): LintLanguage | undefined {
 
 /**
  * Reports kept by content: an edit's "before" is usually the previous edit's "after", so each edit
- * lints once instead of twice. 64 entries of a few issues each is negligible memory.
+ * lints once instead of twice. 64 entries of a few issues each is negligible memory. Promises are kept,
+ * not results, so that two lints of the same content at once (a no-op edit) also run the linter once.
  */
 const REPORT_CACHE_SIZE = 64;
-const cache = new Map<string, LintReport>();
+const cache = new Map<string, Promise<LintReport>>();
 
-function remember(key: string, report: LintReport): void {
+function remember(key: string, report: Promise<LintReport>): void {
   cache.delete(key);
   cache.set(key, report);
   while (cache.size > REPORT_CACHE_SIZE) {
@@ -53,9 +54,12 @@ export async function lintFile(path: string, content: string): Promise<LintRepor
     remember(key, hit);
     return hit;
   }
-  const report =
-    language === "python" ? await lintPython(path, content) : await lintTypeScript(path, content);
+  const report = language === "python" ? lintPython(path, content) : lintTypeScript(path, content);
   remember(key, report);
+  // A failed lint (timeout, no linter) is not an answer: the next call tries again.
+  report.catch(() => {
+    if (cache.get(key) === report) cache.delete(key);
+  });
   return report;
 }
 

@@ -1,16 +1,18 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { clearLintCache, lintFile } from "./lint.js";
-import { setFlake8PathForTesting } from "./python.js";
+import { setFlake8PathForTesting, setPythonWorkerForTesting } from "./python.js";
 
 afterEach(() => {
   setFlake8PathForTesting(undefined);
+  setPythonWorkerForTesting(undefined);
   clearLintCache();
 });
 
-describe("lintFile for Python (flake8)", () => {
+describe("lintFile for Python (flake8's codes)", () => {
   it("reports undefined names, duplicate arguments and __all__ entries", async () => {
     const report = await lintFile("pkg/m.py", "__all__ = ['gone']\n\ndef f(a, a):\n    return b\n");
     expect(report.linter).toBe("flake8");
+    expect(report.engine).toMatch(/^lint worker \(pyflakes \d/);
     expect(report.namesChecked).toBe(true);
     expect(report.issues.map((i) => `${i.line} ${i.code} ${i.message}`)).toEqual([
       "1 F822 undefined name 'gone' in __all__",
@@ -31,7 +33,18 @@ describe("lintFile for Python (flake8)", () => {
     expect(report.issues).toEqual([]);
   });
 
-  it("falls back to a syntax-only ast check and says so when flake8 is missing", async () => {
+  it("falls back to a flake8 process, with the same report, when the lint worker cannot run", async () => {
+    const source = "__all__ = ['gone']\n\ndef f(a, a):\n    return b\n";
+    const viaWorker = await lintFile("m.py", source);
+    clearLintCache();
+    setPythonWorkerForTesting(null);
+    const viaFlake8 = await lintFile("m.py", source);
+    expect(viaFlake8.engine).toBe("flake8 process");
+    expect({ ...viaFlake8, engine: "" }).toEqual({ ...viaWorker, engine: "" });
+  });
+
+  it("falls back to a syntax-only ast check and says so when neither the worker nor flake8 can run", async () => {
+    setPythonWorkerForTesting(null);
     setFlake8PathForTesting(null);
     const broken = await lintFile("m.py", "def f(:\n    pass\n");
     expect(broken.linter).toBe("python ast (flake8 not found; syntax only)");

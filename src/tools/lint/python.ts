@@ -1,136 +1,102 @@
-import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { basename } from "node:path";
+import { z } from "zod";
+import { lintWithFlake8, PYTHON_LINT_TIMEOUT_MS, PYTHON_SYNTAX_CODES } from "./flake8.js";
+import { LineWorker, WorkerCrashedError, WorkerUnavailableError } from "./line-worker.js";
+import { PYTHON_WORKER_SOURCE } from "./python-worker-source.js";
 import type { LintIssue, LintReport } from "./types.js";
 
-/** SWE-agent's selection: syntax, indentation and undefined names; style is not the guardrail's business. */
-export const FLAKE8_SELECT = "F821,F822,F831,E111,E112,E113,E999,E902";
+export { FLAKE8_SELECT, PYTHON_LINT_TIMEOUT_MS, setFlake8PathForTesting } from "./flake8.js";
 
-/** flake8 starts in ~0.3 s; 20 s only trips on a wedged interpreter, and then the lint is an infra failure. */
-export const PYTHON_LINT_TIMEOUT_MS = 20_000;
+/**
+ * Debian's interpreter, the one whose python3-pyflakes Debian's flake8 uses, in isolated mode (-I): no
+ * PYTHON* variables, user site-packages or current directory on sys.path, so no file in a workspace can
+ * stand in for pyflakes.
+ */
+const WORKER_COMMAND = ["/usr/bin/python3", "-I", "-c", PYTHON_WORKER_SOURCE] as const;
 
-/** Debian's packaged flake8 first (its plugins are fixed), then whatever is on PATH. */
-const FLAKE8_CANDIDATES = ["/usr/bin/flake8"];
+const Reply = z.union([
+  z.object({ issues: z.array(z.tuple([z.number(), z.number(), z.string(), z.string()])) }),
+  z.object({ error: z.string() }),
+]);
 
-/** Codes that mean "the file does not parse"; pyflakes checks no names after one of them. */
-const PYTHON_SYNTAX_CODES = new Set(["E999", "E902", "E112", "E113"]);
+const Greeting = z.object({ pyflakes: z.string(), python: z.string() });
 
-/** Parses only (ast.parse never runs the code); prints "line\tcol\tKind: message" for a syntax error. */
-const AST_CHECK = [
-  "import ast, sys",
-  "src = sys.stdin.read()",
-  "try:",
-  "    ast.parse(src, filename=sys.argv[1])",
-  "except SyntaxError as e:",
-  "    print(f'{e.lineno or 1}\\t{e.offset or 1}\\tE999\\t{type(e).__name__}: {e.msg}')",
-].join("\n");
+/** undefined: not started yet; null: cannot run in this process (the reason is kept for tests and logs). */
+let worker: LineWorker | null | undefined;
+let unavailable: string | undefined;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  missing: boolean;
+/** A lint worker process manager (the child starts on the first request). */
+export function createPythonLintWorker(requestTimeoutMs = PYTHON_LINT_TIMEOUT_MS): LineWorker {
+  const [command, ...args] = WORKER_COMMAND;
+  return new LineWorker({ command, args, requestTimeoutMs });
 }
 
-function run(command: string, args: string[], cwd: string, stdin?: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      command,
-      args,
-      { cwd, timeout: PYTHON_LINT_TIMEOUT_MS, maxBuffer: 8 * 1024 * 1024, encoding: "utf8" },
-      (err, stdout, stderr) => {
-        if (err && (err as NodeJS.ErrnoException).code === "ENOENT") {
-          resolve({ code: null, stdout: "", stderr: "", missing: true });
-          return;
-        }
-        if (err?.killed) {
-          reject(new Error(`${command} did not finish within ${PYTHON_LINT_TIMEOUT_MS} ms`));
-          return;
-        }
-        const code = err ? (typeof err.code === "number" ? err.code : null) : 0;
-        resolve({ code, stdout, stderr, missing: false });
-      },
-    );
-    if (stdin !== undefined) child.stdin?.end(stdin);
-  });
+function pythonWorker(): LineWorker | null {
+  if (worker === undefined) worker = createPythonLintWorker();
+  return worker;
 }
 
-let flake8Path: string | null | undefined;
-
-/** The flake8 executable to use, or null when there is none (looked up once per process). */
-async function findFlake8(scratch: string): Promise<string | null> {
-  if (flake8Path !== undefined) return flake8Path;
-  const packaged = FLAKE8_CANDIDATES.find((p) => existsSync(p));
-  if (packaged) {
-    flake8Path = packaged;
-  } else {
-    const probe = await run("flake8", ["--version"], scratch);
-    flake8Path = probe.missing ? null : "flake8";
+/** The report from the lint worker, or undefined when it cannot give one and flake8 should be asked. */
+async function lintWithWorker(
+  lw: LineWorker,
+  name: string,
+  content: string,
+): Promise<LintReport | undefined> {
+  let raw: unknown;
+  try {
+    raw = await lw.request({ name, source: content });
+  } catch (error) {
+    if (error instanceof WorkerUnavailableError) {
+      // Missing pyflakes or interpreter does not fix itself: stop trying for the rest of the process.
+      unavailable = error.message;
+      if (worker === lw) worker = null;
+      return undefined;
+    }
+    // Killed twice by this content: flake8 may still manage it. A timeout is an infra failure, as with flake8.
+    if (error instanceof WorkerCrashedError) return undefined;
+    throw error;
   }
-  return flake8Path;
-}
-
-function parseLines(stdout: string): LintIssue[] {
-  const issues: LintIssue[] = [];
-  for (const raw of stdout.split("\n")) {
-    const [line, column, code, ...rest] = raw.split("\t");
-    if (!line || !column || !code || rest.length === 0) continue;
-    issues.push({
-      line: Number(line),
-      column: Number(column),
-      code,
-      message: rest.join("\t").trim(),
-      syntax: PYTHON_SYNTAX_CODES.has(code),
-    });
-  }
-  return issues;
+  const reply = Reply.parse(raw);
+  // The checker raised on this file (a pyflakes bug, deep recursion): let flake8 have a go.
+  if ("error" in reply) return undefined;
+  const issues: LintIssue[] = reply.issues.map(([line, column, code, message]) => ({
+    line,
+    column,
+    code,
+    message,
+    syntax: PYTHON_SYNTAX_CODES.has(code),
+  }));
+  const about = Greeting.safeParse(lw.greeting);
+  const engine = about.success
+    ? `lint worker (pyflakes ${about.data.pyflakes}, Python ${about.data.python})`
+    : "lint worker";
+  // The same codes and reports as flake8 (python-parity.test.ts), so the model is told "flake8".
+  return { linter: "flake8", engine, issues, namesChecked: !issues.some((i) => i.syntax) };
 }
 
 /**
- * Lint Python source with flake8 on a temporary copy outside the workspace (the workspace may hold a
- * setup.cfg, and flake8 must never read the model's files through a path it chose). Falls back to a
- * syntax-only ast.parse when flake8 is not installed, and says so in `linter`.
+ * Lint Python source for the guardrail: the persistent lint worker when it runs, else a flake8 process,
+ * else a syntax-only ast.parse. Only content is passed; nothing is read from `path`, which names the file
+ * in reports (and matters to pyflakes: names in `__all__` are not checked in `__init__.py`).
  */
 export async function lintPython(path: string, content: string): Promise<LintReport> {
-  const scratch = await mkdtemp(join(tmpdir(), "acilab-lint-"));
-  try {
-    const name = basename(path).endsWith(".py") ? basename(path) : "module.py";
-    const flake8 = await findFlake8(scratch);
-    if (flake8 !== null) {
-      await writeFile(join(scratch, name), content, "utf8");
-      const format = "--format=%(row)d\t%(col)d\t%(code)s\t%(text)s";
-      // "./" so that a file named like an option ("-x.py") is still a file to flake8.
-      const result = await run(
-        flake8,
-        ["--isolated", `--select=${FLAKE8_SELECT}`, format, `./${name}`],
-        scratch,
-      );
-      // flake8 exits 1 when it reports issues; anything else without output is flake8 itself failing.
-      if (result.code !== 0 && result.code !== 1) {
-        throw new Error(`flake8 failed (exit ${result.code}): ${result.stderr.trim().slice(0, 500)}`);
-      }
-      const issues = parseLines(result.stdout);
-      return { linter: "flake8", issues, namesChecked: !issues.some((i) => i.syntax) };
-    }
-    const result = await run("python3", ["-c", AST_CHECK, name], scratch, content);
-    if (result.missing || result.code !== 0) {
-      throw new Error(
-        `neither flake8 nor python3 could check ${name}: ${result.stderr.trim().slice(0, 500)}`,
-      );
-    }
-    return {
-      linter: "python ast (flake8 not found; syntax only)",
-      issues: parseLines(result.stdout).map((i) => ({ ...i, syntax: true })),
-      namesChecked: false,
-    };
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
-  }
+  const name = basename(path).endsWith(".py") ? basename(path) : "module.py";
+  const lw = pythonWorker();
+  const report = lw ? await lintWithWorker(lw, name, content) : undefined;
+  return report ?? lintWithFlake8(name, content);
 }
 
-/** Test hook: forget the cached flake8 lookup, or pretend it is (not) installed. */
-export function setFlake8PathForTesting(path: string | null | undefined): void {
-  flake8Path = path;
+/** Why the lint worker is not used in this process, or undefined when it is (or has not been tried). */
+export function pythonWorkerUnavailable(): string | undefined {
+  return unavailable;
+}
+
+/**
+ * Test hook: use this worker (null: pretend none can run; undefined: the real one, started afresh).
+ * The previous worker is closed.
+ */
+export function setPythonWorkerForTesting(next: LineWorker | null | undefined): void {
+  if (worker && worker !== next) worker.close();
+  worker = next;
+  unavailable = undefined;
 }

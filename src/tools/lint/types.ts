@@ -14,6 +14,11 @@ export interface LintIssue {
 export interface LintReport {
   /** Which checker ran, e.g. "flake8", "python ast (flake8 not found; syntax only)", "typescript"; "none" for other files. */
   linter: string;
+  /**
+   * The program that produced the report, when `linter` names a rule set that more than one can check:
+   * flake8's codes come from the lint worker or, when it cannot run, from a flake8 process.
+   */
+  engine?: string;
   issues: LintIssue[];
   /**
    * False when undefined names were not (reliably) checked: the content does not parse, or only a

@@ -41,3 +41,41 @@ describe("lintFile for JS/TS (typescript compiler API)", () => {
     ).toEqual([]);
   });
 });
+
+describe("lintFile for JS/TS across edits (incremental re-parse)", () => {
+  it("reports each version of an edited file exactly as a fresh parse would", async () => {
+    const base = [
+      "import { join } from 'node:path';",
+      "export const root = join('/', 'x');",
+      "export function area(r: number): number {",
+      "  const k = Math.PI;",
+      "  return k * r * r; // squared",
+      "}",
+      "export const re = /a+b/g;",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: TypeScript source text with a template in it
+      "export const msg = `area ${area(2)} at ${root}`;",
+      "",
+    ].join("\n");
+    const versions = [
+      base,
+      base.replace("const k = Math.PI;", "const k = Math.PI * scale;"),
+      base.replace("return k * r * r;", "return k * r * r /* unclosed"),
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: TypeScript source text with a template in it
+      base.replace("at ${root}`", "at ${rooot}`"),
+      base.replace("/a+b/g", "/a+(b/g"),
+      base.replace("export function area", "function area(q) {}\nexport function area"),
+      `${base}export const later = area(undefinedLater);\n`,
+      base.slice(0, base.indexOf("export const re")),
+      "",
+      base,
+    ];
+    for (const [i, content] of versions.entries()) {
+      const incremental = await lintFile("edited.ts", content);
+      const fresh = await lintFile(`fresh-${i}.ts`, content);
+      expect({ i, report: incremental }).toEqual({ i, report: fresh });
+    }
+    const jsx = "export const A = () => <div>{n}</div>;\n";
+    expect(await summary("view.tsx", jsx)).toEqual(["1 TS2304 Cannot find name 'n'."]);
+    expect(await summary("view.tsx", jsx.replace("{n}", "{String(1)}"))).toEqual([]);
+  });
+});

@@ -71,6 +71,57 @@ function optionsFor(ts: TypeScript, fileName: string): ts.CompilerOptions {
 const libCache = new Map<string, ts.SourceFile>();
 let preludeFile: ts.SourceFile | undefined;
 
+/**
+ * The last parse of each virtual file, so that an edit re-parses only what it changed (a 3,000-line file:
+ * ~25 ms whole, ~5 ms incrementally). A few names cover an agent editing several files in turn.
+ */
+const REPARSE_FILES = 8;
+const lastParse = new Map<string, ts.SourceFile>();
+
+/**
+ * The previous program, handed to the next as `oldProgram`: its structure (lib files, prelude) is then
+ * reused instead of being looked up again, ~10 ms per lint.
+ */
+let lastProgram: ts.Program | undefined;
+
+/** The span of `before` that differs from `after`, and its new length: what incremental parsing needs. */
+function changeRange(ts: TypeScript, before: string, after: string): ts.TextChangeRange {
+  const shorter = Math.min(before.length, after.length);
+  let start = 0;
+  while (start < shorter && before.charCodeAt(start) === after.charCodeAt(start)) start++;
+  let tail = 0;
+  while (
+    tail < shorter - start &&
+    before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)
+  )
+    tail++;
+  const span = ts.createTextSpan(start, before.length - tail - start);
+  return ts.createTextChangeRange(span, after.length - tail - start);
+}
+
+/**
+ * Parse `content`, incrementally from this name's previous parse when there is one. Incremental parsing
+ * takes over the old tree, so the old SourceFile is dropped from the map (only `lastProgram` still holds it,
+ * as the language service's old program does).
+ */
+function parse(ts: TypeScript, fileName: string, content: string): ts.SourceFile {
+  const old = lastParse.get(fileName);
+  lastParse.delete(fileName);
+  const file =
+    old === undefined
+      ? ts.createSourceFile(fileName, content, ts.ScriptTarget.Latest, true)
+      : old.text === content
+        ? old
+        : ts.updateSourceFile(old, content, changeRange(ts, old.text, content));
+  lastParse.set(fileName, file);
+  while (lastParse.size > REPARSE_FILES) {
+    const oldest = lastParse.keys().next();
+    if (oldest.done) break;
+    lastParse.delete(oldest.value);
+  }
+  return file;
+}
+
 function hostFor(ts: TypeScript, target: ts.SourceFile, options: ts.CompilerOptions): ts.CompilerHost {
   const host = ts.createCompilerHost(options, true);
   const readLib = host.getSourceFile.bind(host);
@@ -113,12 +164,14 @@ export async function lintTypeScript(path: string, content: string): Promise<Lin
   const ts = await loadCompiler();
   const fileName = `${VIRTUAL_DIR}/${basename(path)}`;
   const options = optionsFor(ts, fileName);
-  const target = ts.createSourceFile(fileName, content, ts.ScriptTarget.Latest, true);
+  const target = parse(ts, fileName, content);
   const program = ts.createProgram({
     rootNames: [fileName, PRELUDE_PATH],
     options,
     host: hostFor(ts, target, options),
+    ...(lastProgram && { oldProgram: lastProgram }),
   });
+  lastProgram = program;
   const syntax = program.getSyntacticDiagnostics(target).map((d) => toIssue(ts, d, target, true));
   const names = program
     .getSemanticDiagnostics(target)

@@ -1,9 +1,10 @@
 /**
  * How fast the search tools answer on a large tree: 100,000 source files (plus a gitignored
- * dependency directory), timed through each tool's real `execute`, rg included.
+ * dependency directory), timed through each tool's real `execute`, rg included. Rows without a tag
+ * run rg alone (index off); "indexed" rows use the workspace index, warm, or right after an edit.
  */
 import { spawn } from "node:child_process";
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -11,6 +12,7 @@ import type { Sandbox } from "../../sandbox/types.js";
 import { newEditorState, type ToolContext, type ToolResult } from "../types.js";
 import { createSearchTools } from "./index.js";
 import { RG_BASE_ARGS } from "./rg.js";
+import { releaseSearchIndex, workspaceIndex } from "./workspace-index.js";
 
 export interface SearchBenchRow {
   name: string;
@@ -30,6 +32,22 @@ export interface SearchBenchOptions {
 const RARE_TOKEN = "FIXME(acilab-bench-7f3a)";
 /** Two files with this name: a rare name. */
 const RARE_NAME = "settings_loader.py";
+/**
+ * Plain phrases (no regex metacharacters) in thousands of the generated files, each searched once by
+ * the "new literal" row.
+ */
+const FRESH_LITERALS = [
+  "let total",
+  "export function process",
+  "items: Record",
+  "return helper",
+  "name: string;",
+  "id: number;",
+  "from typing import Iterable",
+  "def run",
+  "class Handler",
+  "import os",
+];
 /** Files written at once; enough to keep the disk busy without running out of descriptors. */
 const WRITE_BATCH = 512;
 
@@ -144,8 +162,30 @@ export async function benchSearch(options: SearchBenchOptions = {}): Promise<Sea
       testCommand: undefined,
       commandTimeoutMs: 30_000,
     };
-    const tools = createSearchTools();
-    const cases: Array<{ name: string; run: () => Promise<ToolResult>; expectCap: boolean }> = [
+    const tools = createSearchTools({ index: false });
+    const indexed = createSearchTools();
+    // The first indexed answer: watch the tree, list it, read every file, then answer.
+    const buildStart = performance.now();
+    await workspaceIndex(root)?.prime({ rgPath: "rg", root, timeoutMs: 60_000 });
+    await indexed.grep.execute({ pattern: "FIXME\\(acilab-bench" }, ctx);
+    const firstQueryMs = performance.now() - buildStart;
+    let edits = 0;
+    let fresh = 0;
+    /**
+     * The edits an agent's step makes between two searches: one file changed in place and one new
+     * file (with the rare token) in an existing directory; the next query must see both.
+     */
+    const smallEdit = async (): Promise<void> => {
+      edits += 1;
+      await appendFile(join(root, `pkg${(edits * 37) % dirs}/mod_2.ts`), `// edit ${edits}\n`);
+      await writeFile(join(root, `pkg${(edits * 53) % dirs}/added_${edits}.ts`), `// ${RARE_TOKEN}\n`);
+    };
+    const cases: Array<{
+      name: string;
+      run: () => Promise<ToolResult>;
+      expectCap: boolean;
+      before?: () => Promise<void>;
+    }> = [
       {
         name: "grep rare pattern",
         run: () => tools.grep.execute({ pattern: "FIXME\\(acilab-bench" }, ctx),
@@ -172,9 +212,61 @@ export async function benchSearch(options: SearchBenchOptions = {}): Promise<Sea
         expectCap: false,
       },
       { name: "baseline: raw rg --files (tree walk)", run: () => rawRg(root, ["--files"]), expectCap: false },
+      {
+        name: "grep rare pattern (indexed)",
+        run: () => indexed.grep.execute({ pattern: "FIXME\\(acilab-bench" }, ctx),
+        expectCap: false,
+      },
+      {
+        name: "grep common pattern (indexed, over cap)",
+        run: () => indexed.grep.execute({ pattern: "total" }, ctx),
+        expectCap: true,
+      },
+      {
+        // A literal not searched before, so no remembered hits: the scan of every file's bytes.
+        name: "grep common pattern (indexed, new literal each time)",
+        run: () =>
+          indexed.grep.execute({ pattern: FRESH_LITERALS[fresh++ % FRESH_LITERALS.length] as string }, ctx),
+        expectCap: true,
+      },
+      {
+        name: "find_file rare name (indexed)",
+        run: () => indexed.find_file.execute({ name: RARE_NAME }, ctx),
+        expectCap: false,
+      },
+      {
+        name: "find_file common glob (indexed, over cap)",
+        run: () => indexed.find_file.execute({ name: "*.ts" }, ctx),
+        expectCap: true,
+      },
+      {
+        name: "grep rare pattern (indexed, after an edit)",
+        run: () => indexed.grep.execute({ pattern: "FIXME\\(acilab-bench" }, ctx),
+        expectCap: false,
+        before: smallEdit,
+      },
+      {
+        name: "grep common pattern (indexed, after an edit)",
+        run: () => indexed.grep.execute({ pattern: "total" }, ctx),
+        expectCap: true,
+        before: smallEdit,
+      },
+      {
+        name: "find_file rare name (indexed, after an edit)",
+        run: () => indexed.find_file.execute({ name: RARE_NAME }, ctx),
+        expectCap: false,
+        before: smallEdit,
+      },
     ];
-    const rows: SearchBenchRow[] = [];
+    const rows: SearchBenchRow[] = [
+      {
+        name: "grep rare pattern (indexed, first query incl. build)",
+        medianMs: round(firstQueryMs),
+        p95Ms: round(firstQueryMs),
+      },
+    ];
     for (const c of cases) {
+      await c.before?.();
       const warm = await c.run();
       // A benchmark of the wrong outcome (an error, or no cap hit) would time the wrong thing.
       const capped = warm.error === "too_many_results";
@@ -183,6 +275,7 @@ export async function benchSearch(options: SearchBenchOptions = {}): Promise<Sea
       }
       const times: number[] = [];
       for (let i = 0; i < iterations; i++) {
+        await c.before?.();
         const start = performance.now();
         await c.run();
         times.push(performance.now() - start);
@@ -196,6 +289,7 @@ export async function benchSearch(options: SearchBenchOptions = {}): Promise<Sea
     }
     return rows;
   } finally {
+    releaseSearchIndex(root);
     await rm(root, { recursive: true, force: true });
   }
 }

@@ -1,4 +1,5 @@
 import type { ToolResult } from "../types.js";
+import { indexedPaths, indexedPlan } from "./indexed-search.js";
 import { RG_MAX_COLUMNS, type SearchOptions } from "./limits.js";
 import { type RecordShape, RG_BASE_ARGS, type RgOutcome, runRg } from "./rg.js";
 
@@ -55,9 +56,18 @@ const WITH_PATHS = ["--null", "--with-filename", "--no-heading"];
  */
 export async function collectLines(
   run: SearchRun,
-  query: RgQuery,
+  fullQuery: RgQuery,
   filter: PathFilter,
 ): Promise<Collected<LineHit>> {
+  const plan = await indexedPlan(
+    run,
+    fullQuery,
+    filter.keep === EVERY_PATH.keep ? undefined : filter.keep,
+    "lines",
+  );
+  if (plan?.kind === "too_many") return { ...plan, lowerBound: false };
+  if (plan?.kind === "none") return { kind: "ok", items: [], notes: [] };
+  const query = plan?.query ?? fullQuery;
   const hits: LineHit[] = [];
   const lineArgs = ["--line-number", "--max-columns", String(RG_MAX_COLUMNS), "--max-columns-preview"];
   const args = [...query.flags, ...WITH_PATHS, ...lineArgs];
@@ -72,7 +82,11 @@ export async function collectLines(
 }
 
 /** Per-file counts of matching lines (`rg --count`), or the totals when more than `maxResults` files match. */
-export async function collectCounts(run: SearchRun, query: RgQuery): Promise<Collected<FileCount>> {
+export async function collectCounts(run: SearchRun, fullQuery: RgQuery): Promise<Collected<FileCount>> {
+  const plan = await indexedPlan(run, fullQuery, undefined, "files");
+  if (plan?.kind === "too_many") return { ...plan, lowerBound: false };
+  if (plan?.kind === "none") return { kind: "ok", items: [], notes: [] };
+  const query = plan?.query ?? fullQuery;
   const files: FileCount[] = [];
   const args = [...query.flags, ...WITH_PATHS, "--count"];
   const first = await rg(run, "path+rest", args, query.tail, (path, rest) => {
@@ -92,13 +106,20 @@ export async function collectFiles(
 ): Promise<Collected<string>> {
   const kept: string[] = [];
   let files = 0;
-  // rg writes the listing in large blocks, so streaming every path is cheap; no second pass needed.
-  const outcome = await rg(run, "path", [...query.flags, "--files", "--null"], query.tail, (path) => {
+  const onPath = (path: string) => {
     if (!filter.keep(path)) return true;
     files += 1;
     if (kept.length <= run.options.maxResults) kept.push(path);
     return true;
-  });
+  };
+  // From the index when it can vouch for the listing: the same paths rg would print, replayed.
+  const cached = await indexedPaths(run, query);
+  for (const path of cached ?? []) onPath(path);
+  // rg writes the listing in large blocks, so streaming every path is cheap; no second pass needed.
+  const outcome: RgOutcome =
+    cached === undefined
+      ? await rg(run, "path", [...query.flags, "--files", "--null"], query.tail, onPath)
+      : { kind: "exited", code: cached.length > 0 ? 0 : 1, stderr: "", notes: [] };
   const counted = outcome.kind === "exited" || outcome.kind === "output_cap";
   if (counted && (files > run.options.maxResults || outcome.kind === "output_cap")) {
     return { kind: "too_many", total: files, files, lowerBound: outcome.kind === "output_cap" };

@@ -2,6 +2,10 @@
  * Search tools: SWE-agent's find_file / search_dir / search_file and the production-harness grep /
  * glob, all backed by ripgrep on the host. They only read, so they run outside the sandbox; every
  * model-supplied path goes through `resolveInside` first and rg never follows symlinks.
+ *
+ * On Linux a per-workspace index (workspace-index.ts) answers the same rg commands from memory when
+ * it can vouch for the answer: cached listings kept exact by an inotify watch, and file contents for
+ * literal prefiltering. Call `releaseSearchIndex(root)` when a run's workspace is done with.
  */
 import { createFindFileTool } from "./find-file.js";
 import { createGlobTool } from "./glob.js";
@@ -24,6 +28,7 @@ export {
 } from "./limits.js";
 export { searchDirSchema } from "./search-dir.js";
 export { searchFileSchema } from "./search-file.js";
+export { releaseAllSearchIndexes, releaseSearchIndex } from "./workspace-index.js";
 export { createFindFileTool, createGlobTool, createGrepTool, createSearchDirTool, createSearchFileTool };
 
 /** The five search tools sharing one set of settings. */

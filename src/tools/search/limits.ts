@@ -51,12 +51,18 @@ export interface SearchOptions {
   timeoutMs: number;
   /** The ripgrep binary, looked up on PATH unless absolute. */
   rgPath: string;
+  /**
+   * Answer from the workspace index (workspace-index.ts) when it can vouch for the answer: the same
+   * output as rg, faster. Off: every search runs rg.
+   */
+  index: boolean;
 }
 
 export const DEFAULT_SEARCH_OPTIONS: Readonly<SearchOptions> = {
   maxResults: MAX_SEARCH_RESULTS,
   timeoutMs: SEARCH_TIMEOUT_MS,
   rgPath: "rg",
+  index: true,
 };
 
 /** Fill in defaults and reject settings that would make every search fail in a confusing way. */

@@ -1,0 +1,67 @@
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { detectBackends, formatDoctor, openSandbox } from "../sandbox/index.js";
+import { parseBackend } from "../tasks/index.js";
+import { numberOption, parse, UsageError } from "./args.js";
+import { DOCTOR_HELP, SANDBOX_HELP } from "./help.js";
+
+type Out = (text: string) => void;
+
+/** `acilab doctor`: which sandbox backends and kernel features work on this machine, and why not. */
+export async function doctorCommand(argv: string[], out: Out): Promise<number> {
+  const { values } = parse("doctor", argv, { json: { type: "boolean" } });
+  if (values.help) {
+    out(DOCTOR_HELP);
+    return 0;
+  }
+  const checks = await detectBackends();
+  out(values.json ? JSON.stringify(checks, null, 2) : formatDoctor(checks));
+  return 0;
+}
+
+/** `acilab sandbox exec [--backend B] [--workspace DIR] [--timeout S] -- CMD…`: run one command sandboxed. */
+export async function sandboxCommand(argv: string[], out: Out, err: Out): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === undefined || sub === "--help" || sub === "-h") {
+    out(SANDBOX_HELP);
+    return 0;
+  }
+  if (sub !== "exec") throw new UsageError(`unknown subcommand "${sub}"`, "sandbox");
+  const { values, positionals } = parse("sandbox", rest, {
+    backend: { type: "string" },
+    workspace: { type: "string" },
+    timeout: { type: "string" },
+  });
+  if (values.help) {
+    out(SANDBOX_HELP);
+    return 0;
+  }
+  if (positionals.length === 0)
+    throw new UsageError("give the command after --, e.g. acilab sandbox exec -- id -u", "sandbox");
+  let backend: ReturnType<typeof parseBackend>;
+  try {
+    backend = parseBackend(values.backend);
+  } catch (e) {
+    throw new UsageError((e as Error).message, "sandbox");
+  }
+  const scratch = values.workspace === undefined;
+  const workspace = scratch
+    ? realpathSync(mkdtempSync(join(tmpdir(), "acilab-exec-")))
+    : resolve(values.workspace as string);
+  const timeoutS = numberOption(values.timeout, "timeout", "sandbox") ?? 60;
+  const { sandbox, warning } = await openSandbox({ workspace, backend, adoptWorkspace: scratch });
+  if (warning) err(`warning: ${warning}`);
+  try {
+    const result = await sandbox.exec({ argv: positionals, timeoutMs: timeoutS * 1000 });
+    if (result.stdout) process.stdout.write(result.stdout);
+    if (result.stderr) process.stderr.write(result.stderr);
+    for (const w of result.warnings ?? []) err(`warning: ${w}`);
+    if (result.timedOut)
+      err(`acilab: timed out after ${timeoutS} s; the command and its children were killed`);
+    return result.exitCode ?? 128 + 9;
+  } finally {
+    await sandbox.close();
+    if (scratch) rmSync(workspace, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,116 @@
+import { posix } from "node:path";
+import type { CgroupHost } from "./cgroup-layout.js";
+
+/**
+ * One cgroup per sandbox: memory and pids limits, and a way to kill everything in it at once — the
+ * only kill that reaches a `setsid` escapee or a grandchild that re-parented itself. cgroup v2 when
+ * the unified hierarchy can hand out memory and pids; otherwise v1 (memory + pids hierarchies), with
+ * the unified hierarchy (if mounted, even without controllers) or the v1 freezer for the kill.
+ *
+ * Each sandbox's directories are created below this process's own cgroup in each hierarchy, never at
+ * the root: a sandbox stays inside whatever limits the caller (a systemd unit, a CI job) runs under.
+ */
+
+/** Directory under the own cgroup that holds every sandbox's cgroup (one per sandbox below it). */
+export const CGROUP_PARENT = "acilab";
+
+export interface CgroupLimits {
+  memoryBytes: number;
+  pids: number;
+}
+
+export interface Write {
+  file: string;
+  value: string;
+  /** Skip when the file does not exist (swap accounting is a kernel option). */
+  optional?: boolean;
+}
+
+export interface CgroupPlan {
+  mode: "v2" | "v1" | "none";
+  /** Per-sandbox directories, each with its limit writes, in order. */
+  dirs: Array<{ path: string; writes: Write[] }>;
+  /** Parent directories to create first, with writes (v2: delegate the controllers to children). */
+  parents: Array<{ path: string; writes: Write[] }>;
+  /** How everything inside is killed at once. */
+  killer: "cgroup.kill" | "freezer" | "signals";
+  /** Which planned directory carries the kill (cgroup.kill or freezer.state). */
+  killDir?: string;
+  warnings: string[];
+}
+
+export const has = (list: string[], ...want: string[]) => want.every((w) => list.includes(w));
+
+/** Decide directories, limit files and the kill method for one sandbox. Pure over `host`. */
+export function planCgroup(host: CgroupHost, id: string, limits: CgroupLimits): CgroupPlan {
+  const memory = String(limits.memoryBytes);
+  const pids = String(limits.pids);
+  const v2 = host.v2;
+  if (v2 && has(v2.controllers, "memory", "pids")) {
+    // Children of our own cgroup get memory/pids only if our subtree_control lists them, and that can
+    // be set only where no process lives (or at the root). Otherwise a sibling under our parent has them.
+    const isRoot = v2.dir === v2.mountPoint;
+    const nested = isRoot || has(v2.subtreeControl, "memory", "pids");
+    const parentDir = nested ? v2.dir : posix.dirname(v2.dir);
+    const base = posix.join(parentDir, CGROUP_PARENT);
+    const parents: CgroupPlan["parents"] = [];
+    if (isRoot && !has(v2.subtreeControl, "memory", "pids"))
+      parents.push({ path: v2.dir, writes: [{ file: "cgroup.subtree_control", value: "+memory +pids" }] });
+    parents.push({ path: base, writes: [{ file: "cgroup.subtree_control", value: "+memory +pids" }] });
+    const dir = posix.join(base, id);
+    return {
+      mode: "v2",
+      parents,
+      dirs: [
+        {
+          path: dir,
+          writes: [
+            { file: "memory.max", value: memory },
+            { file: "memory.swap.max", value: "0", optional: true },
+            { file: "pids.max", value: pids },
+          ],
+        },
+      ],
+      killer: "cgroup.kill",
+      killDir: dir,
+      warnings: [],
+    };
+  }
+  const warnings: string[] = [];
+  const dirs: CgroupPlan["dirs"] = [];
+  if (host.v1.memory) {
+    dirs.push({
+      path: posix.join(host.v1.memory, CGROUP_PARENT, id),
+      writes: [
+        { file: "memory.limit_in_bytes", value: memory },
+        { file: "memory.memsw.limit_in_bytes", value: memory, optional: true },
+      ],
+    });
+  } else
+    warnings.push("no memory cgroup (neither v2 with the memory controller nor v1): memory is not limited");
+  if (host.v1.pids)
+    dirs.push({
+      path: posix.join(host.v1.pids, CGROUP_PARENT, id),
+      writes: [{ file: "pids.max", value: pids }],
+    });
+  else
+    warnings.push(
+      "no pids cgroup (neither v2 with the pids controller nor v1): processes are limited only by RLIMIT_NPROC",
+    );
+  if (dirs.length === 0) return { mode: "none", dirs, parents: [], killer: "signals", warnings };
+  let killer: CgroupPlan["killer"] = "signals";
+  let killDir: string | undefined;
+  if (v2) {
+    // The unified hierarchy tracks processes even with no controllers, and has cgroup.kill (Linux 5.14+).
+    killDir = posix.join(v2.dir, CGROUP_PARENT, id);
+    dirs.push({ path: killDir, writes: [] });
+    killer = "cgroup.kill";
+  } else if (host.v1.freezer) {
+    killDir = posix.join(host.v1.freezer, CGROUP_PARENT, id);
+    dirs.push({ path: killDir, writes: [] });
+    killer = "freezer";
+  }
+  const plan: CgroupPlan = { mode: "v1", dirs, parents: [], killer, warnings };
+  if (killDir !== undefined) plan.killDir = killDir;
+  return plan;
+}

@@ -1,0 +1,14 @@
+export { buildBwrapArgs, detectRootLayout, ETC_ALLOWLIST, INSIDE_UID, WORKSPACE_MOUNT } from "./argv.js";
+export { SandboxCgroup } from "./cgroup.js";
+export { type CgroupHost, probeCgroupHost } from "./cgroup-layout.js";
+export { type CgroupLimits, type CgroupPlan, planCgroup } from "./cgroup-plan.js";
+export { type Probe, probeBwrap } from "./detect.js";
+export { adoptTree, SANDBOX_GID, SANDBOX_UID, sandboxIdentity } from "./owner.js";
+export {
+  type BwrapExecResult,
+  BwrapSandbox,
+  type BwrapSandboxOptions,
+  DEFAULT_MEMORY_BYTES,
+} from "./sandbox.js";
+export { buildSeccompFilter, defaultSeccompFilter, type SeccompPolicy } from "./seccomp.js";
+export { type BackendChoice, openSandbox } from "./select.js";

@@ -1,0 +1,243 @@
+import type { ChildProcess } from "node:child_process";
+import { realpathSync, statSync } from "node:fs";
+import { isAbsolute, posix, resolve } from "node:path";
+import { resolveInside } from "../../workspace/index.js";
+import { HeadTailBuffer } from "../output-cap.js";
+import { DEFAULT_LIMITS, DEFAULT_OUTPUT_LIMIT, sandboxEnvironment } from "../process.js";
+import type { ExecRequest, ExecResult, ResourceLimits, Sandbox } from "../types.js";
+import { buildBwrapArgs, detectRootLayout, INSIDE_HOME, type RootLayout, WORKSPACE_MOUNT } from "./argv.js";
+import { SandboxCgroup } from "./cgroup.js";
+import { prepareEtc } from "./etc.js";
+import { drain, FD_SECCOMP, FD_STATUS, killGroup, launch, setupFailure } from "./launch.js";
+import { adoptTree, assertReachable, type HostIdentity, sandboxIdentity } from "./owner.js";
+import { defaultSeccompFilter } from "./seccomp.js";
+
+/**
+ * Memory per sandbox (cgroup): the seed's `docker run --memory 4g`. Node needs ~1 GiB of it to start
+ * tsx; a test suite's peak is usually far below.
+ */
+export const DEFAULT_MEMORY_BYTES = 4 * 1024 ** 3;
+export interface BwrapSandboxOptions {
+  /** Host directory mounted read-write at /workspace: the only writable host path. */
+  workspace: string;
+  limits?: Partial<ResourceLimits>;
+  /** Extra allowlisted variables (never secrets). */
+  env?: Record<string, string>;
+  /** More host paths visible read-only at the same path (e.g. acilab's node_modules/tsx). */
+  readOnlyBinds?: string[];
+  /** cgroup memory limit (default DEFAULT_MEMORY_BYTES). */
+  memoryBytes?: number;
+  /** cgroup pids limit (default limits.processes). */
+  pids?: number;
+  /** Only "none" (loopback inside the sandbox's own network namespace) exists today. */
+  network?: "none";
+  /** Host uid/gid to run as when acilab runs as root (default SANDBOX_UID/GID). */
+  uid?: number;
+  gid?: number;
+  /**
+   * Hand the workspace to the sandbox uid (lchown of every entry with another owner) when acilab runs
+   * as root. Default true; false when it already is — a snapshot prepared once with adoptTree — since
+   * the check alone costs an lstat per file.
+   */
+  adoptWorkspace?: boolean;
+}
+
+/** An ExecResult plus what the backend wants a person to see: missing cgroups, limits that fired. */
+export interface BwrapExecResult extends ExecResult {
+  warnings: string[];
+}
+
+/** The host's root layout and the sandbox /etc built from it, once per process. */
+let hostLayout: { root: RootLayout; etc: string } | undefined;
+function layoutOnce(): { root: RootLayout; etc: string } {
+  if (!hostLayout) {
+    const root = detectRootLayout();
+    hostLayout = { root, etc: prepareEtc(root.etc) };
+  }
+  return hostLayout;
+}
+const warned = new Set<string>();
+/** Say a degradation once per process on stderr as well as in every result: loud, not a flood. */
+function warnOnce(message: string): void {
+  if (warned.has(message)) return;
+  warned.add(message);
+  process.emitWarning(message, { code: "ACILAB_SANDBOX" });
+}
+
+/**
+ * The default OS sandbox on Linux: each exec runs in a fresh bubblewrap container over the workspace
+ * — minimal read-only root, private /proc, /dev and /tmp, new user/pid/net/ipc/uts/cgroup namespaces,
+ * an unprivileged uid with no capabilities, a seccomp filter, the allowlisted environment, rlimits, the
+ * sandbox's cgroup (memory, pids) and a wall-clock timeout. Everything an exec starts dies with it:
+ * the pid namespace ends when its command does, and the cgroup catches anything else.
+ */
+export class BwrapSandbox implements Sandbox {
+  readonly backend = "bwrap";
+  readonly workspace: string;
+  /** Degradations found at creation (no cgroup…); repeated in every result. */
+  readonly warnings: readonly string[];
+  /** Which cgroup holds the sandbox's limits: "none" means memory is unlimited (see warnings). */
+  readonly cgroupMode: "v2" | "v1" | "none";
+  readonly identity: HostIdentity;
+  private readonly limits: ResourceLimits;
+  private readonly env: Record<string, string>;
+  private readonly readOnly: Array<{ source: string; dest: string }>;
+  private readonly cgroup: SandboxCgroup | undefined;
+  /** Processes allowed at once: the pids cgroup's limit, or RLIMIT_NPROC without one. */
+  private readonly pids: number;
+  private readonly layout: { root: RootLayout; etc: string };
+  private readonly running = new Set<ChildProcess>();
+  private closed = false;
+
+  constructor(options: BwrapSandboxOptions) {
+    this.workspace = realpathSync(options.workspace);
+    if (!statSync(this.workspace).isDirectory())
+      throw new Error(`sandbox: workspace ${this.workspace} is not a directory`);
+    this.identity = sandboxIdentity(options);
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.env = options.env ?? {};
+    this.readOnly = (options.readOnlyBinds ?? []).map((p) => {
+      if (!isAbsolute(p)) throw new Error(`sandbox: read-only bind ${p} must be an absolute path`);
+      const source = realpathSync(p);
+      assertReachable(source, this.identity, "read-only path");
+      return { source, dest: resolve(p) };
+    });
+    assertReachable(this.workspace, this.identity, "workspace");
+    if (this.identity.switched && options.adoptWorkspace !== false)
+      adoptTree(this.workspace, this.identity.uid, this.identity.gid);
+    this.layout = layoutOnce();
+    this.pids = options.pids ?? this.limits.processes;
+    const made = SandboxCgroup.create({
+      memoryBytes: options.memoryBytes ?? DEFAULT_MEMORY_BYTES,
+      pids: this.pids,
+    });
+    this.cgroup = made.cgroup;
+    this.cgroupMode = made.cgroup?.plan.mode ?? "none";
+    this.warnings = made.warnings;
+    for (const w of this.warnings) warnOnce(`bwrap sandbox: ${w}`);
+  }
+
+  async exec(request: ExecRequest): Promise<BwrapExecResult> {
+    if (this.closed) throw new Error("sandbox: exec after close(); create a new sandbox");
+    if (request.argv.length === 0) throw new Error("sandbox: empty argv; give the program to run");
+    const cwd = request.cwd ? resolveInside(this.workspace, request.cwd) : { ok: true as const, rel: "" };
+    if (!cwd.ok) throw new Error(`sandbox: working directory refused: ${cwd.error}`);
+    const limit = request.outputLimit ?? DEFAULT_OUTPUT_LIMIT;
+    const combined = new HeadTailBuffer(limit);
+    const stdout = new HeadTailBuffer(limit);
+    const stderr = new HeadTailBuffer(limit);
+    const started = performance.now();
+    const before = { oom: this.cgroup?.oomKills() ?? 0, forks: this.cgroup?.forksRefused() ?? 0 };
+
+    const args = buildBwrapArgs({
+      layout: this.layout.root,
+      etcDir: this.layout.etc,
+      seccompFd: FD_SECCOMP,
+      statusFd: FD_STATUS,
+      workspace: this.workspace,
+      readOnly: this.readOnly,
+      cwd: posix.join(WORKSPACE_MOUNT, cwd.rel),
+      env: sandboxEnvironment(INSIDE_HOME, { ...this.env, ...request.env }),
+      // Without a pids cgroup, RLIMIT_NPROC is the bound. Set inside the sandbox's user namespace it
+      // counts only the sandbox's processes (ucounts); set outside, it would count all of the user's.
+      argv: this.cgroup ? request.argv : ["/usr/bin/prlimit", `--nproc=${this.pids}`, "--", ...request.argv],
+    });
+    const run = await launch({
+      command: ["bwrap", ...args],
+      limits: this.limits,
+      channel: request.channel !== undefined,
+      identity: this.identity,
+    });
+    const { child, pgid, fd } = run;
+    this.running.add(child);
+    try {
+      if (this.closed) throw new Error("closed while starting");
+      this.cgroup?.place(pgid);
+    } catch (err) {
+      killGroup(pgid);
+      this.running.delete(child);
+      run.dispose();
+      throw new Error(`sandbox: could not put the sandbox in its cgroup: ${(err as Error).message}`);
+    }
+    run.release(defaultSeccompFilter());
+
+    let status = "";
+    fd(FD_STATUS)?.setEncoding("utf8");
+    fd(FD_STATUS)?.on("data", (d: string) => {
+      status += d;
+    });
+    child.stdout?.setEncoding("utf8");
+    child.stderr?.setEncoding("utf8");
+    child.stdout?.on("data", (d: string) => {
+      stdout.push(d);
+      combined.push(d);
+    });
+    child.stderr?.on("data", (d: string) => {
+      stderr.push(d);
+      combined.push(d);
+    });
+    child.stdin?.on("error", () => {}); // a program that never reads stdin closes it early; that's fine
+    child.stdin?.end(request.stdin ?? "");
+    const fromProgram = fd(3);
+    const toProgram = fd(4);
+    if (request.channel && fromProgram && toProgram) request.channel.open({ fromProgram, toProgram });
+
+    // The cgroup is the sandbox's, shared by concurrent execs: sweep it only while this one runs alone.
+    const alone = () => this.running.size === 1 && this.running.has(child);
+    let timedOut = false;
+    let timeoutKill: Promise<unknown> | undefined;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      // bwrap's death takes its pid namespace with it (--die-with-parent → pid 1 dies → the kernel
+      // kills the rest); the cgroup kill is for the moment in between.
+      killGroup(pgid);
+      timeoutKill = this.cgroup?.killAll(alone);
+    }, request.timeoutMs);
+
+    const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
+      (r) => {
+        if (child.exitCode !== null || child.signalCode !== null)
+          r({ code: child.exitCode, signal: child.signalCode });
+        else child.once("exit", (c, s) => r({ code: c, signal: s }));
+      },
+    );
+    clearTimeout(timer);
+    killGroup(pgid);
+    // Nothing of this exec may outlive it: its pid namespace is already dying; the sweep makes sure.
+    await timeoutKill;
+    await this.cgroup?.killAll(alone);
+    await drain(child.stdout, child.stderr, fd(FD_STATUS));
+    run.dispose();
+    this.running.delete(child);
+    const failure = setupFailure({ code, signal, timedOut, status, stderr: stderr.text() });
+    if (failure) throw new Error(failure);
+
+    const warnings = [...this.warnings];
+    if (this.cgroup) {
+      const oom = this.cgroup.oomKills() - before.oom;
+      const forks = this.cgroup.forksRefused() - before.forks;
+      if (oom > 0) warnings.push(`the sandbox's memory limit killed ${oom} process${oom === 1 ? "" : "es"}`);
+      if (forks > 0)
+        warnings.push(`the sandbox's process limit refused ${forks} fork${forks === 1 ? "" : "s"}`);
+    }
+    return {
+      exitCode: code,
+      signal,
+      output: combined.text(),
+      stdout: stdout.text(),
+      stderr: stderr.text(),
+      timedOut,
+      truncatedChars: combined.cut,
+      durationMs: performance.now() - started,
+      warnings,
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const child of this.running) killGroup(child.pid);
+    const left = (await this.cgroup?.destroy()) ?? [];
+    for (const w of left) warnOnce(`bwrap sandbox: ${w}`);
+  }
+}

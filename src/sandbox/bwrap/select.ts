@@ -1,0 +1,33 @@
+import { ProcessSandbox } from "../process.js";
+import type { Sandbox } from "../types.js";
+import { probeBwrap } from "./detect.js";
+import { BwrapSandbox, type BwrapSandboxOptions } from "./sandbox.js";
+
+export type BackendChoice = "auto" | "bwrap" | "process";
+
+/**
+ * The sandbox acilab runs commands in: bwrap where it works (probed once per process), otherwise the
+ * process backend — with `warning` set, which the caller must show on every run. Asking for "bwrap"
+ * explicitly fails instead of falling back.
+ */
+export async function openSandbox(
+  options: BwrapSandboxOptions & { backend?: BackendChoice },
+): Promise<{ sandbox: Sandbox; warning?: string }> {
+  const { backend = "auto", ...rest } = options;
+  if (backend === "process") return { sandbox: processSandbox(rest), warning: PROCESS_WARNING };
+  const probe = await probeBwrap();
+  if (probe.ok) return { sandbox: new BwrapSandbox(rest) };
+  if (backend === "bwrap") throw new Error(`sandbox: the bwrap backend cannot run here: ${probe.reason}`);
+  return { sandbox: processSandbox(rest), warning: `${PROCESS_WARNING} (bwrap: ${probe.reason})` };
+}
+
+const PROCESS_WARNING =
+  "commands run in the process backend: rlimits and an empty environment only — no filesystem, network or process isolation";
+
+function processSandbox(options: BwrapSandboxOptions): ProcessSandbox {
+  return new ProcessSandbox({
+    workspace: options.workspace,
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.env ? { env: options.env } : {}),
+  });
+}

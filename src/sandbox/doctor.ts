@@ -1,0 +1,179 @@
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { SandboxCgroup } from "./bwrap/cgroup.js";
+import { probeCgroupHost } from "./bwrap/cgroup-layout.js";
+import { PROBE_TIMEOUT_MS, probeBwrap } from "./bwrap/detect.js";
+import { defaultSeccompFilter } from "./bwrap/seccomp.js";
+
+const run = promisify(execFile);
+
+/** One line of `acilab doctor`: a backend or a kernel feature, whether it works here, and why. */
+export interface DoctorCheck {
+  kind: "backend" | "feature";
+  name: string;
+  ok: boolean;
+  /** One line: what was measured, or what is missing and the fix. */
+  reason: string;
+}
+
+/** Which sandbox backends and kernel features work on this machine, and why not where they don't. */
+export async function detectBackends(): Promise<DoctorCheck[]> {
+  const [bwrap, runsc, overlay, cgroups] = await Promise.all([
+    probeBwrap(),
+    probeRunsc(),
+    probeOverlay(),
+    cgroupChecks(),
+  ]);
+  return [
+    { kind: "backend", name: "bwrap", ok: bwrap.ok, reason: bwrap.reason },
+    { kind: "backend", name: "runsc", ...runsc },
+    {
+      kind: "backend",
+      name: "process",
+      ok: true,
+      reason:
+        "inner layer only (empty environment, rlimits, timeout): no filesystem, network or process isolation",
+    },
+    ...cgroups,
+    { kind: "feature", name: "seccomp", ...probeSeccomp() },
+    { kind: "feature", name: "overlayfs", ...overlay },
+  ];
+}
+
+/** The table `acilab doctor` prints. */
+export function formatDoctor(checks: DoctorCheck[]): string {
+  const width = Math.max(...checks.map((c) => c.name.length));
+  const lines: string[] = [];
+  for (const kind of ["backend", "feature"] as const) {
+    lines.push(kind === "backend" ? "sandbox backends" : "kernel features");
+    for (const c of checks.filter((x) => x.kind === kind))
+      lines.push(`  ${c.ok ? "yes" : "no "}  ${c.name.padEnd(width)}  ${c.reason.replace(/\s*\n\s*/g, " ")}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+type Result = Pick<DoctorCheck, "ok" | "reason">;
+
+/** gVisor: does `runsc` start a program (exit status proves it ran), rootless first, then ptrace? */
+async function probeRunsc(): Promise<Result> {
+  let version: string;
+  try {
+    version =
+      (await run("runsc", ["--version"], { timeout: PROBE_TIMEOUT_MS })).stdout.split("\n")[0] ?? "runsc";
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ENOENT"
+      ? { ok: false, reason: "runsc is not installed — apt-get install runsc (gVisor)" }
+      : { ok: false, reason: `runsc --version failed: ${(err as Error).message.split("\n")[0]}` };
+  }
+  const attempts = [
+    ["--rootless", "--network=none"],
+    ["--network=none", "--platform=ptrace"],
+  ];
+  const failures: string[] = [];
+  for (const flags of attempts) {
+    const started = performance.now();
+    try {
+      await run("runsc", [...flags, "do", "/bin/sh", "-c", "exit 7"], {
+        timeout: PROBE_TIMEOUT_MS,
+        killSignal: "SIGKILL",
+      });
+      failures.push(`${flags.join(" ")}: ran but exited 0, not 7`);
+    } catch (err) {
+      const e = err as { code?: number | string; killed?: boolean; stderr?: string };
+      if (e.code === 7)
+        return {
+          ok: true,
+          reason: `${version}: \`runsc ${flags.join(" ")} do\` runs a program in ${(performance.now() - started).toFixed(0)} ms`,
+        };
+      failures.push(
+        `${flags.join(" ")}: ${e.killed ? "timed out" : (e.stderr ?? "").trim().split("\n").pop() || `exit ${e.code}`}`,
+      );
+    }
+  }
+  return { ok: false, reason: `${version} cannot start a program (${failures.join("; ")})` };
+}
+
+async function cgroupChecks(): Promise<DoctorCheck[]> {
+  const host = probeCgroupHost();
+  const v2 = host.v2;
+  const v2ok = v2 !== undefined && ["memory", "pids"].every((c) => v2.controllers.includes(c));
+  const v2reason = !v2
+    ? "cgroup2 is not mounted"
+    : v2ok
+      ? `${v2.dir}: controllers ${v2.controllers.join(" ")}`
+      : `${v2.dir} has ${v2.controllers.length > 0 ? `only ${v2.controllers.join(" ")}` : "no controllers"} — memory and pids are not on v2 here (cgroup.kill still works)`;
+  const v1have = (["memory", "pids", "freezer"] as const).filter((c) => host.v1[c] !== undefined);
+  const v1ok = v1have.includes("memory") && v1have.includes("pids");
+  const v1reason =
+    v1have.length === 0
+      ? "no v1 hierarchies mounted"
+      : `${v1have.map((c) => `${c} at ${host.v1[c]}`).join(", ")}`;
+  const made = SandboxCgroup.create({ memoryBytes: 64 * 1024 ** 2, pids: 16 }, host);
+  let sandbox: Result;
+  if (made.cgroup) {
+    const { mode, killer } = made.cgroup.plan;
+    sandbox = {
+      ok: made.warnings.length === 0,
+      reason: `per-sandbox ${mode} cgroup with memory and pids limits, killed via ${killer}${made.warnings.length ? ` — ${made.warnings.join("; ")}` : ""}`,
+    };
+    await made.cgroup.destroy();
+  } else sandbox = { ok: false, reason: made.warnings.join("; ") };
+  return [
+    { kind: "feature", name: "cgroup v2", ok: v2ok, reason: v2reason },
+    { kind: "feature", name: "cgroup v1", ok: v1ok, reason: v1reason },
+    { kind: "feature", name: "sandbox cgroup", ...sandbox },
+  ];
+}
+
+function probeSeccomp(): Result {
+  let actions = "";
+  try {
+    actions = readFileSync("/proc/sys/kernel/seccomp/actions_avail", "utf8").trim();
+  } catch {
+    return {
+      ok: false,
+      reason: "the kernel has no seccomp filter support (/proc/sys/kernel/seccomp missing)",
+    };
+  }
+  const needed = ["kill_process", "errno", "allow"];
+  const missing = needed.filter((a) => !actions.split(" ").includes(a));
+  if (missing.length > 0)
+    return { ok: false, reason: `the kernel lacks seccomp actions ${missing.join(", ")}` };
+  return {
+    ok: true,
+    reason: `filters supported; acilab's filter is ${defaultSeccompFilter().length / 8} BPF instructions`,
+  };
+}
+
+/** Mount an overlay in a temporary directory (as root, or in a user namespace otherwise). */
+async function probeOverlay(): Promise<Result> {
+  if (!readFileSync("/proc/filesystems", "utf8").includes("overlay"))
+    return { ok: false, reason: "the kernel has no overlay filesystem (modprobe overlay)" };
+  const dir = mkdtempSync(join(tmpdir(), "acilab-overlay-probe-"));
+  try {
+    for (const d of ["lower", "upper", "work", "merged"]) mkdirSync(join(dir, d));
+    const opts = `lowerdir=${join(dir, "lower")},upperdir=${join(dir, "upper")},workdir=${join(dir, "work")}`;
+    const merged = join(dir, "merged");
+    const asRoot = process.getuid?.() === 0;
+    const script = `mount -t overlay overlay -o ${opts} ${merged} && touch ${merged}/probe && umount ${merged}`;
+    const started = performance.now();
+    if (asRoot) await run("sh", ["-c", script], { timeout: PROBE_TIMEOUT_MS });
+    else await run("unshare", ["-rm", "sh", "-c", script], { timeout: PROBE_TIMEOUT_MS });
+    const ms = performance.now() - started;
+    if (!existsSync(join(dir, "upper", "probe")))
+      return { ok: false, reason: "overlay mounted but writes did not reach the upper layer" };
+    return {
+      ok: true,
+      reason: `mount -t overlay works ${asRoot ? "as root" : "in a user namespace"} (${ms.toFixed(0)} ms)`,
+    };
+  } catch (err) {
+    const e = err as { stderr?: string; message: string };
+    return { ok: false, reason: `mount -t overlay failed: ${(e.stderr || e.message).trim().split("\n")[0]}` };
+  } finally {
+    if (process.getuid?.() === 0) await run("umount", [join(dir, "merged")]).catch(() => {});
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

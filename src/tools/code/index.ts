@@ -1,0 +1,13 @@
+export { benchCodeActions } from "./bench.js";
+export { MAX_CALLS_PER_PROGRAM, MAX_REQUEST_CHARS, type ProgramTool, ToolCallServer } from "./rpc.js";
+export {
+  ACTION_FORMATS,
+  type ActionFormat,
+  CODE_OUTPUT_LIMIT,
+  codeActionTools,
+  createRunCodeTool,
+  LANGUAGES,
+  type Language,
+  programObservation,
+  toolsForFormat,
+} from "./run-code.js";

@@ -1,0 +1,70 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { prepareSnapshot } from "./snapshot.js";
+import { makeScratch, makeSourceTree, mountedUnder, overlayWorksHere, treeFingerprint } from "./testing.js";
+import type { Snapshot } from "./types.js";
+
+const canOverlay = await overlayWorksHere();
+let scratch: string;
+const snapshots: Snapshot[] = [];
+
+beforeAll(() => {
+  scratch = makeScratch("fallback");
+});
+
+afterEach(async () => {
+  // Innermost first: a snapshot may live inside another's checkout.
+  for (const s of snapshots.splice(0).reverse()) await s.dispose();
+  expect(mountedUnder(scratch)).toEqual([]);
+});
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe("copy fallback", () => {
+  it("gives a copy with a warning when asked, with the same contract", async () => {
+    const s = await prepareSnapshot(makeSourceTree(scratch), { scratchDir: scratch, mode: "copy" });
+    snapshots.push(s);
+    const before = treeFingerprint(s.dir);
+    const [a, b] = await Promise.all([s.checkout(), s.checkout()]);
+    if (!a || !b) throw new Error("two checkouts expected");
+    expect(a.kind).toBe("copy");
+    expect(a.layers).toBeUndefined();
+    expect(a.warning).toMatch(/copy checkout requested \(mode "copy"\): it is a full copy/);
+    writeFileSync(join(a.root, "src/app.py"), "print('a')\n");
+    writeFileSync(join(b.root, "src/app.py"), "print('b')\n");
+    expect(readFileSync(join(a.root, "src/app.py"), "utf8")).toBe("print('a')\n");
+    expect(await b.diff()).toEqual({ added: [], modified: ["src/app.py"], deleted: [] });
+    expect(await a.gitDiff()).toContain("+print('a')");
+    await a.reset();
+    expect(await a.diff()).toEqual({ added: [], modified: [], deleted: [] });
+    expect(treeFingerprint(s.dir)).toBe(before);
+    await a.dispose();
+    expect(existsSync(a.root)).toBe(false);
+  });
+
+  it.skipIf(!canOverlay)(
+    "falls back, and says why, when the overlay mount really fails (nested overlay)",
+    async () => {
+      const outer = await prepareSnapshot(makeSourceTree(scratch), { scratchDir: scratch });
+      snapshots.push(outer);
+      const host = await outer.checkout();
+      expect(host.kind).toBe("overlay");
+      // overlayfs cannot be an upper layer: a snapshot whose scratch lies inside a checkout cannot mount.
+      const inner = await prepareSnapshot(makeSourceTree(scratch), { scratchDir: host.root });
+      snapshots.push(inner);
+      const first = await inner.checkout();
+      expect(first.kind).toBe("copy");
+      expect(first.warning).toMatch(
+        /^overlayfs is unavailable here \(mounting an overlay at \/\S+\/root failed: .*\(the kernel log, dmesg, says why\)\); it is a full copy/,
+      );
+      expect(first.warning).toContain("keep scratchDir off overlayfs");
+      writeFileSync(join(first.root, "README.md"), "# changed\n");
+      expect(await first.diff()).toEqual({ added: [], modified: ["README.md"], deleted: [] });
+      // Later checkouts do not try again.
+      const second = await inner.checkout();
+      expect(second.kind).toBe("copy");
+      expect(readFileSync(join(second.root, "README.md"), "utf8")).toBe("# demo\n");
+    },
+  );
+});

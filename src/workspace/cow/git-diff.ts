@@ -1,0 +1,37 @@
+import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { git } from "../git.js";
+
+/**
+ * The checkout's changes against its snapshot's base commit as a git diff (new files included,
+ * binary-safe), without writing anything into the checkout: the index and the blobs that `git add`
+ * makes go to a scratch directory. The base's objects are read from the snapshot's own object store
+ * (an alternate), not the checkout's: git "freshens" an object it finds by touching its mtime, which
+ * on an overlay would copy the object up; in the read-only snapshot that fails harmlessly and git
+ * writes its copy to the scratch directory instead.
+ *
+ * `snapshot.index` (the snapshot's `.git/index`, which matches the base commit) seeds the scratch
+ * index, so git re-hashes only the files whose stat data changed instead of the whole tree.
+ */
+export async function gitDiffAgainstBase(
+  root: string,
+  base: string,
+  snapshot: { objects: string; index: string | undefined },
+): Promise<string> {
+  const scratch = await mkdtemp(join(tmpdir(), "acilab-gitdiff-"));
+  const env = {
+    GIT_INDEX_FILE: join(scratch, "index"),
+    GIT_OBJECT_DIRECTORY: join(scratch, "objects"),
+    GIT_ALTERNATE_OBJECT_DIRECTORIES: snapshot.objects,
+  };
+  try {
+    await mkdir(env.GIT_OBJECT_DIRECTORY);
+    if (snapshot.index === undefined) await git(root, ["read-tree", base], { env });
+    else await copyFile(snapshot.index, env.GIT_INDEX_FILE);
+    await git(root, ["add", "-A"], { env });
+    return await git(root, ["diff", "--cached", "--binary", base], { env });
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,80 @@
+import type { WorkspaceDiff } from "./diff.js";
+import type { OverlayLayers } from "./mounts.js";
+
+export type CheckoutKind = "overlay" | "copy";
+
+/** Where an overlay checkout keeps its upper and work directories. */
+export type UpperStorage = "disk" | "tmpfs";
+
+/** One rollout's private, writable view of a snapshot. */
+export interface Checkout {
+  readonly id: string;
+  /** The directory to work in (the overlay's merged directory, or the copy); a real path. */
+  readonly root: string;
+  readonly kind: CheckoutKind;
+  /** Set when this checkout is not what was asked for (a copy where overlayfs was wanted), and why. */
+  readonly warning: string | undefined;
+  /** The commit the snapshot holds; `gitDiff` diffs against it. */
+  readonly base: string;
+  /** The overlay's layers as mounted now (the upper changes on every reset); undefined for a copy. */
+  readonly layers: OverlayLayers | undefined;
+  /** Back to the snapshot's state: drop the upper layer and remount (a copy: copy again). */
+  reset(): Promise<void>;
+  /** What this rollout changed relative to the snapshot. */
+  diff(): Promise<WorkspaceDiff>;
+  /** The same as a git patch against `base`; writes nothing into the checkout. */
+  gitDiff(): Promise<string>;
+  /** Unmount (lazily if still in use) and remove everything; safe to call twice. */
+  dispose(): Promise<void>;
+}
+
+export interface CheckoutOptions {
+  /** "disk" (default): a directory next to the snapshot. "tmpfs": a size-capped tmpfs per checkout. */
+  upper?: UpperStorage;
+  /** Size cap of a tmpfs upper layer; a rollout that writes more gets ENOSPC. */
+  tmpfsBytes?: number;
+}
+
+export interface Snapshot {
+  /** The read-only lower directory every checkout starts from (a git repository at `base`). */
+  readonly dir: string;
+  readonly base: string;
+  /** How `dir` is kept unchanged: a read-only bind mount, or nothing (see `warning`). */
+  readonly protection: "read-only bind mount" | "none";
+  readonly warning: string | undefined;
+  checkout(options?: CheckoutOptions): Promise<Checkout>;
+  /** Checkouts not yet disposed. */
+  readonly checkouts: readonly Checkout[];
+  /** Dispose every checkout, drop the read-only mount, remove what was created. */
+  dispose(): Promise<void>;
+}
+
+export interface SnapshotOptions {
+  /**
+   * Where to put the prepared copy (must not exist, or be empty). It is kept on dispose, so a later
+   * process can reuse it with `prepared: true`. Default: a temporary directory, removed on dispose.
+   */
+  into?: string;
+  /** `sourceDir` is already a git repository with a commit and a clean tree: use it in place. */
+  prepared?: boolean;
+  /** Commit message when the copy has to be committed. */
+  message?: string;
+  /** Parent of the snapshot's scratch directory (upper layers, copies). Default: os.tmpdir(). */
+  scratchDir?: string;
+  /** "auto" (default): overlay where it works, else a copy with a warning. "copy": always copy. */
+  mode?: "auto" | "copy";
+  /** Defaults for every checkout. */
+  checkout?: CheckoutOptions;
+}
+
+/** What a snapshot hands each checkout it makes. */
+export interface CheckoutContext {
+  id: string;
+  /** The checkout's own empty directory; everything it makes lives below it. */
+  dir: string;
+  lower: string;
+  base: string;
+  /** The snapshot's `.git/index`, which matches `base`; seeds gitDiff. */
+  baseIndex: string | undefined;
+  onDispose: (checkout: Checkout) => void;
+}
