@@ -14,6 +14,7 @@ import { newEditorState } from "../tools/types.js";
 import { TrajectoryWriter } from "../trajectory/index.js";
 import { diffAgainst } from "../workspace/index.js";
 import { runAgent } from "./agent.js";
+import { runEndRecord } from "./end-record.js";
 import { loadMemory } from "./memory.js";
 import { DEFAULT_LIMITS, type Limits, type RunOutcome } from "./types.js";
 
@@ -135,16 +136,7 @@ export async function runTask(options: RunTaskOptions): Promise<RunResult> {
       ...(options.signal ? { signal: options.signal } : {}),
     });
     patch = await diffAgainst(ws.root, ws.base);
-    trajectory.write({
-      type: "run_end",
-      stop_reason: outcome.stopReason,
-      detail: outcome.detail,
-      steps: outcome.steps,
-      wall_s: outcome.wallMs / 1000,
-      usage: outcome.usage,
-      cost_usd: outcome.costUsd ?? null,
-      cache_busts: outcome.cacheBusts,
-    });
+    trajectory.write(runEndRecord(outcome));
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
     trajectory.close();

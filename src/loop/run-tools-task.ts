@@ -12,6 +12,7 @@ import { ToolRegistry } from "../tools/registry.js";
 import { newEditorState, type PermissionHook } from "../tools/types.js";
 import { type ActionRecord, type TrajectorySink, TrajectoryWriter } from "../trajectory/index.js";
 import { runAgent } from "./agent.js";
+import { runEndRecord } from "./end-record.js";
 import { DEFAULT_COMMAND_TIMEOUT_MS, FREE_POLICIES } from "./run-task.js";
 import { DEFAULT_LIMITS, type Limits, type RunOutcome, type StopReason } from "./types.js";
 
@@ -123,16 +124,7 @@ export async function runToolsTask(options: RunToolsTaskOptions): Promise<ToolsR
       maxOutputTokens: 8192,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    sink.write({
-      type: "run_end",
-      stop_reason: outcome.stopReason,
-      detail: outcome.detail,
-      steps: outcome.steps,
-      wall_s: outcome.wallMs / 1000,
-      usage: outcome.usage,
-      cost_usd: outcome.costUsd ?? null,
-      cache_busts: outcome.cacheBusts,
-    });
+    sink.write(runEndRecord(outcome));
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
     file?.close();
