@@ -53,10 +53,21 @@ export async function openInside(
         `${path} changed to point outside the workspace while opening it; refusing`,
       );
     }
+    if (flags & constants.O_CREAT) await adoptDirectoryOwner(handle, parent);
     return handle;
   } finally {
     await parent.close();
   }
+}
+
+/**
+ * A sandbox runs as its own uid and owns the workspace. A file the host creates there as root would be
+ * read-only to the sandbox, so a root-owned file in a directory owned by someone else takes that owner.
+ */
+async function adoptDirectoryOwner(file: FileHandle, directory: FileHandle): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  const [f, d] = await Promise.all([file.stat(), directory.stat()]);
+  if (f.uid === 0 && d.uid !== 0) await file.chown(d.uid, d.gid);
 }
 
 async function openDirectory(root: string, dir: string, shownPath: string): Promise<FileHandle> {

@@ -1,5 +1,5 @@
 import { constants } from "node:fs";
-import { type FileHandle, lstat, mkdir, readdir, unlink } from "node:fs/promises";
+import { type FileHandle, lchown, lstat, mkdir, readdir, stat, unlink } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { openInside, PathError, resolveInside } from "../../workspace/index.js";
 import { ToolFailure } from "./results.js";
@@ -144,10 +144,18 @@ function parentOf(rel: string): string {
   return dirname(rel) === "." ? "" : dirname(rel);
 }
 
+/** As root, a new directory takes its parent's owner, so a sandbox that owns the workspace can use it. */
+async function adoptParentOwner(path: string): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  const parent = await stat(dirname(path));
+  if (parent.uid !== 0) await lchown(path, parent.uid, parent.gid);
+}
+
 /** mkdir that is content with an existing directory; true when it made one. */
 async function makeDirectory(path: string, shownDir: string, forFile: string): Promise<boolean> {
   try {
     await mkdir(path);
+    await adoptParentOwner(path);
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;

@@ -1,0 +1,42 @@
+import { mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { BwrapSandbox, probeBwrap } from "../../src/sandbox/bwrap/index.js";
+import { createFileTools } from "../../src/tools/file/index.js";
+import { newEditorState, type ToolContext } from "../../src/tools/types.js";
+
+const probe = await probeBwrap();
+const cleanup: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const f of cleanup.splice(0)) await f();
+});
+
+describe.skipIf(!probe.ok)("files the host's tools create in a sandboxed workspace", () => {
+  it("stay writable in place by the sandbox user", async () => {
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), "acilab-hostfiles-")));
+    const sandbox = new BwrapSandbox({ workspace: ws });
+    cleanup.push(
+      () => sandbox.close(),
+      () => rmSync(ws, { recursive: true, force: true }),
+    );
+    const ctx: ToolContext = {
+      root: ws,
+      sandbox,
+      editor: newEditorState(),
+      testCommand: undefined,
+      commandTimeoutMs: 10_000,
+    };
+    const tools = createFileTools({ lint: false });
+    const created = await tools.create_file.execute({ path: "pkg/deep/new.py", content: "x = 1\n" }, ctx);
+    expect(created.error).toBeUndefined();
+    const r = await sandbox.exec({
+      argv: ["bash", "-c", "echo 'y = 2' >> pkg/deep/new.py && touch pkg/deep/other && cat pkg/deep/new.py"],
+      timeoutMs: 10_000,
+    });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe("x = 1\ny = 2\n");
+    if (process.getuid?.() === 0)
+      expect(statSync(join(ws, "pkg", "deep", "new.py")).uid).toBe(statSync(ws).uid);
+  });
+});
