@@ -14,8 +14,8 @@ import { newEditorState } from "../tools/types.js";
 import { TrajectoryWriter } from "../trajectory/index.js";
 import { diffAgainst } from "../workspace/index.js";
 import { runAgent } from "./agent.js";
-import { runEndRecord } from "./end-record.js";
 import { loadMemory } from "./memory.js";
+import { runEndRecord, runStartRecord } from "./records.js";
 import { DEFAULT_LIMITS, type Limits, type RunOutcome } from "./types.js";
 
 const SYSTEM_PROMPT = readFileSync(new URL("./system-prompt.txt", import.meta.url), "utf8");
@@ -95,25 +95,19 @@ export async function runTask(options: RunTaskOptions): Promise<RunResult> {
   let outcome: RunOutcome;
   let patch = "";
   try {
-    trajectory.write({
-      type: "run_start",
-      version: 1,
-      run_id: `${task.id}-${Date.now().toString(36)}`,
-      started_at: new Date().toISOString(),
-      task: task.id,
-      policy: policy.spec,
-      tools: actionFormat === "json" ? set.name : `${set.name} (${actionFormat})`,
-      history: history.name,
-      limits: {
-        max_steps: limits.maxSteps,
-        budget_usd: limits.budgetUsd ?? null,
-        wall_clock_ms: limits.wallClockMs,
-        max_format_errors: limits.maxFormatErrors,
-      },
-      system: SYSTEM_PROMPT,
-      memory,
-      tool_specs: registry.specs(),
-    });
+    trajectory.write(
+      runStartRecord({
+        runId: `${task.id}-${Date.now().toString(36)}`,
+        task: task.id,
+        policy: policy.spec,
+        tools: actionFormat === "json" ? set.name : `${set.name} (${actionFormat})`,
+        history: history.name,
+        limits,
+        system: SYSTEM_PROMPT,
+        memory: memory,
+        toolSpecs: registry.specs(),
+      }),
+    );
     outcome = await runAgent({
       policy,
       tools: registry,

@@ -12,7 +12,7 @@ import { ToolRegistry } from "../tools/registry.js";
 import { newEditorState, type PermissionHook } from "../tools/types.js";
 import { type ActionRecord, type TrajectorySink, TrajectoryWriter } from "../trajectory/index.js";
 import { runAgent } from "./agent.js";
-import { runEndRecord } from "./end-record.js";
+import { runEndRecord, runStartRecord } from "./records.js";
 import { DEFAULT_COMMAND_TIMEOUT_MS, FREE_POLICIES } from "./run-task.js";
 import { DEFAULT_LIMITS, type Limits, type RunOutcome, type StopReason } from "./types.js";
 
@@ -83,25 +83,19 @@ export async function runToolsTask(options: RunToolsTaskOptions): Promise<ToolsR
   const started = performance.now();
   let outcome: RunOutcome;
   try {
-    sink.write({
-      type: "run_start",
-      version: 1,
-      run_id: `${task.id}-${actionFormat}-${Date.now().toString(36)}`,
-      started_at: new Date().toISOString(),
-      task: task.id,
-      policy: policy.spec,
-      tools: `${task.id} (${actionFormat})`,
-      history: history.name,
-      limits: {
-        max_steps: limits.maxSteps,
-        budget_usd: limits.budgetUsd ?? null,
-        wall_clock_ms: limits.wallClockMs,
-        max_format_errors: limits.maxFormatErrors,
-      },
-      system: task.system,
-      memory: "",
-      tool_specs: registry.specs(),
-    });
+    sink.write(
+      runStartRecord({
+        runId: `${task.id}-${actionFormat}-${Date.now().toString(36)}`,
+        task: task.id,
+        policy: policy.spec,
+        tools: `${task.id} (${actionFormat})`,
+        history: history.name,
+        limits,
+        system: task.system,
+        memory: "",
+        toolSpecs: registry.specs(),
+      }),
+    );
     outcome = await runAgent({
       policy,
       tools: registry,

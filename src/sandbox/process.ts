@@ -4,14 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { resolveInside } from "../workspace/index.js";
-import { HeadTailBuffer } from "./output-cap.js";
+import { drain, killGroup, OutputCapture } from "./child.js";
 import type { ExecRequest, ExecResult, ResourceLimits, Sandbox } from "./types.js";
 
 /** Default output cap: mini-SWE-agent keeps 10k characters, production harnesses 30–48k; 30k is mid-range. */
 export const DEFAULT_OUTPUT_LIMIT = 30_000;
-
-/** After the main process exits, how long to let its pipes drain before we close them ourselves. */
-const PIPE_DRAIN_GRACE_MS = 200;
 
 export const DEFAULT_LIMITS: ResourceLimits = {
   cpuSeconds: 600,
@@ -90,11 +87,7 @@ export class ProcessSandbox implements Sandbox {
       : { ok: true as const, abs: this.workspace };
     if (!cwd.ok) throw new Error(`sandbox: working directory refused: ${cwd.error}`);
     if (request.argv.length === 0) throw new Error("sandbox: empty argv; give the program to run");
-    const limit = request.outputLimit ?? DEFAULT_OUTPUT_LIMIT;
-    const combined = new HeadTailBuffer(limit);
-    const stdout = new HeadTailBuffer(limit);
-    const stderr = new HeadTailBuffer(limit);
-    const started = performance.now();
+    const capture = new OutputCapture(request.outputLimit ?? DEFAULT_OUTPUT_LIMIT);
 
     const child = spawn("prlimit", [...prlimitArgs(this.limits), ...request.argv], {
       cwd: cwd.abs,
@@ -105,18 +98,7 @@ export class ProcessSandbox implements Sandbox {
     });
     const pgid = child.pid;
     if (pgid !== undefined) this.live.add(pgid);
-    child.stdout.setEncoding("utf8");
-    child.stderr.setEncoding("utf8");
-    child.stdout.on("data", (d: string) => {
-      stdout.push(d);
-      combined.push(d);
-    });
-    child.stderr.on("data", (d: string) => {
-      stderr.push(d);
-      combined.push(d);
-    });
-    child.stdin.on("error", () => {}); // a program that never reads stdin closes it early; that's fine
-    child.stdin.end(request.stdin ?? "");
+    capture.attach(child, request.stdin);
     const channel = request.channel ? openChannel(request.channel, child.stdio) : [];
 
     let timedOut = false;
@@ -145,16 +127,7 @@ export class ProcessSandbox implements Sandbox {
     for (const s of channel) s.destroy();
     if (pgid !== undefined) this.live.delete(pgid);
 
-    return {
-      exitCode: code,
-      signal,
-      output: combined.text(),
-      stdout: stdout.text(),
-      stderr: stderr.text(),
-      timedOut,
-      truncatedChars: combined.cut,
-      durationMs: performance.now() - started,
-    };
+    return capture.result({ exitCode: code, signal, timedOut });
   }
 
   async close(): Promise<void> {
@@ -177,22 +150,4 @@ function openChannel(
   toProgram.on("error", () => {});
   channel.open({ fromProgram, toProgram });
   return [fromProgram, toProgram];
-}
-
-function killGroup(pgid: number | undefined): void {
-  if (pgid === undefined) return;
-  try {
-    process.kill(-pgid, "SIGKILL");
-  } catch {
-    // ESRCH: the group is already gone.
-  }
-}
-
-async function drain(...streams: Readable[]): Promise<void> {
-  const open = streams.filter((s) => !s.readableEnded);
-  await Promise.race([
-    Promise.all(open.map((s) => new Promise<void>((r) => s.once("close", () => r())))),
-    new Promise<void>((r) => setTimeout(r, PIPE_DRAIN_GRACE_MS)),
-  ]);
-  for (const s of streams) s.destroy();
 }

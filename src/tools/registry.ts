@@ -10,6 +10,7 @@ import type { PermissionDecision, ToolContext, ToolDefinition, ToolResult } from
  */
 export class ToolRegistry {
   private readonly byName = new Map<string, ToolDefinition>();
+  private cachedSpecs: ToolSpec[] | undefined;
 
   constructor(readonly tools: readonly ToolDefinition[]) {
     for (const tool of tools) {
@@ -28,10 +29,13 @@ export class ToolRegistry {
 
   /** The tools as a policy sends them to a model: name, prose, JSON Schema of the input. */
   specs(): ToolSpec[] {
-    return this.tools.map((tool) => {
-      const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.schema) as Record<string, unknown>;
-      return { name: tool.name, description: tool.description, inputSchema: schema };
-    });
+    // Tool sets never change within a run, and the loop asks every step: convert once.
+    this.cachedSpecs ??= this.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: inputSchemaOf(tool),
+    }));
+    return this.cachedSpecs;
   }
 
   /** Check a call without running it: the parsed input, or the error observation to return. */
@@ -66,7 +70,7 @@ export class ToolRegistry {
         ok: false,
         result: {
           error: "invalid_arguments",
-          output: `error: invalid arguments for ${call.name}:\n${problems}\nExpected input schema: ${JSON.stringify(this.specOf(tool))}`,
+          output: `error: invalid arguments for ${call.name}:\n${problems}\nExpected input schema: ${JSON.stringify(inputSchemaOf(tool))}`,
         },
       };
     }
@@ -88,11 +92,12 @@ export class ToolRegistry {
     }
     return checked.tool.execute(checked.input, ctx);
   }
+}
 
-  private specOf(tool: ToolDefinition): unknown {
-    const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.schema) as Record<string, unknown>;
-    return schema;
-  }
+/** A tool's input as JSON Schema, without the `$schema` key providers reject. */
+function inputSchemaOf(tool: ToolDefinition): Record<string, unknown> {
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.schema) as Record<string, unknown>;
+  return schema;
 }
 
 /** Errors that mean the model used the interface wrongly (they count toward the format-error limit). */

@@ -12,8 +12,6 @@ export const FD_STATUS = 7;
 /** Exit status and stderr prefix of the wrapper when it could not get to bwrap. */
 const SETUP_FAILED = 125;
 const WRAPPER_FAILED = "acilab sandbox wrapper";
-/** After the main process exits, how long to let its pipes drain before we close them ourselves. */
-const PIPE_DRAIN_GRACE_MS = 200;
 
 /**
  * The wrapper bwrap starts from: it waits on the gate until the harness has put it in the sandbox's
@@ -116,23 +114,4 @@ export function setupFailure(r: {
   if (r.timedOut || r.signal !== null || r.status.includes('"exit-code"') || /^bwrap: execvp /.test(r.stderr))
     return undefined;
   return `sandbox: bwrap could not set up the sandbox: ${r.stderr.trim() || `exit ${r.code}`}`;
-}
-
-export function killGroup(pgid: number | undefined): void {
-  if (pgid === undefined) return;
-  try {
-    process.kill(-pgid, "SIGKILL");
-  } catch {
-    // ESRCH: the group is already gone.
-  }
-}
-
-/** Wait (briefly) for the streams to close by themselves, then close them. */
-export async function drain(...streams: Array<Readable | undefined | null>): Promise<void> {
-  const open = streams.filter((s): s is Readable => !!s && !s.readableEnded);
-  await Promise.race([
-    Promise.all(open.map((s) => new Promise<void>((r) => s.once("close", () => r())))),
-    new Promise<void>((r) => setTimeout(r, PIPE_DRAIN_GRACE_MS)),
-  ]);
-  for (const s of streams) s?.destroy();
 }

@@ -2,13 +2,13 @@ import type { ChildProcess } from "node:child_process";
 import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, posix, resolve } from "node:path";
 import { resolveInside } from "../../workspace/index.js";
-import { HeadTailBuffer } from "../output-cap.js";
+import { drain, killGroup, OutputCapture } from "../child.js";
 import { DEFAULT_LIMITS, DEFAULT_OUTPUT_LIMIT, sandboxEnvironment } from "../process.js";
 import type { ExecRequest, ExecResult, ResourceLimits, Sandbox } from "../types.js";
 import { buildBwrapArgs, detectRootLayout, INSIDE_HOME, type RootLayout, WORKSPACE_MOUNT } from "./argv.js";
 import { SandboxCgroup } from "./cgroup.js";
 import { prepareEtc } from "./etc.js";
-import { drain, FD_SECCOMP, FD_STATUS, killGroup, launch, setupFailure } from "./launch.js";
+import { FD_SECCOMP, FD_STATUS, launch, setupFailure } from "./launch.js";
 import { adoptTree, assertReachable, type HostIdentity, sandboxIdentity } from "./owner.js";
 import { defaultSeccompFilter } from "./seccomp.js";
 
@@ -122,11 +122,7 @@ export class BwrapSandbox implements Sandbox {
     if (request.argv.length === 0) throw new Error("sandbox: empty argv; give the program to run");
     const cwd = request.cwd ? resolveInside(this.workspace, request.cwd) : { ok: true as const, rel: "" };
     if (!cwd.ok) throw new Error(`sandbox: working directory refused: ${cwd.error}`);
-    const limit = request.outputLimit ?? DEFAULT_OUTPUT_LIMIT;
-    const combined = new HeadTailBuffer(limit);
-    const stdout = new HeadTailBuffer(limit);
-    const stderr = new HeadTailBuffer(limit);
-    const started = performance.now();
+    const capture = new OutputCapture(request.outputLimit ?? DEFAULT_OUTPUT_LIMIT);
     const before = { oom: this.cgroup?.oomKills() ?? 0, forks: this.cgroup?.forksRefused() ?? 0 };
 
     const args = buildBwrapArgs({
@@ -166,18 +162,7 @@ export class BwrapSandbox implements Sandbox {
     fd(FD_STATUS)?.on("data", (d: string) => {
       status += d;
     });
-    child.stdout?.setEncoding("utf8");
-    child.stderr?.setEncoding("utf8");
-    child.stdout?.on("data", (d: string) => {
-      stdout.push(d);
-      combined.push(d);
-    });
-    child.stderr?.on("data", (d: string) => {
-      stderr.push(d);
-      combined.push(d);
-    });
-    child.stdin?.on("error", () => {}); // a program that never reads stdin closes it early; that's fine
-    child.stdin?.end(request.stdin ?? "");
+    capture.attach(child, request.stdin);
     const fromProgram = fd(3);
     const toProgram = fd(4);
     if (request.channel && fromProgram && toProgram) request.channel.open({ fromProgram, toProgram });
@@ -209,7 +194,7 @@ export class BwrapSandbox implements Sandbox {
     await drain(child.stdout, child.stderr, fd(FD_STATUS));
     run.dispose();
     this.running.delete(child);
-    const failure = setupFailure({ code, signal, timedOut, status, stderr: stderr.text() });
+    const failure = setupFailure({ code, signal, timedOut, status, stderr: capture.stderrText });
     if (failure) throw new Error(failure);
 
     const warnings = [...this.warnings];
@@ -220,17 +205,7 @@ export class BwrapSandbox implements Sandbox {
       if (forks > 0)
         warnings.push(`the sandbox's process limit refused ${forks} fork${forks === 1 ? "" : "s"}`);
     }
-    return {
-      exitCode: code,
-      signal,
-      output: combined.text(),
-      stdout: stdout.text(),
-      stderr: stderr.text(),
-      timedOut,
-      truncatedChars: combined.cut,
-      durationMs: performance.now() - started,
-      warnings,
-    };
+    return { ...capture.result({ exitCode: code, signal, timedOut }), warnings };
   }
 
   async close(): Promise<void> {

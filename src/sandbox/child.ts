@@ -1,0 +1,77 @@
+import type { Readable, Writable } from "node:stream";
+import { HeadTailBuffer } from "./output-cap.js";
+import type { ExecResult } from "./types.js";
+
+/** After the main process exits, how long to let its pipes drain before we close them ourselves. */
+const PIPE_DRAIN_GRACE_MS = 200;
+
+/** SIGKILL a whole process group; a group that is already gone is fine. */
+export function killGroup(pgid: number | undefined): void {
+  if (pgid === undefined) return;
+  try {
+    process.kill(-pgid, "SIGKILL");
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+/** Wait (briefly) for the streams to close by themselves, then close them. */
+export async function drain(...streams: Array<Readable | undefined | null>): Promise<void> {
+  const open = streams.filter((s): s is Readable => !!s && !s.readableEnded);
+  await Promise.race([
+    Promise.all(open.map((s) => new Promise<void>((r) => s.once("close", () => r())))),
+    new Promise<void>((r) => setTimeout(r, PIPE_DRAIN_GRACE_MS)),
+  ]);
+  for (const s of streams) s?.destroy();
+}
+
+/**
+ * A child's stdout and stderr, each capped, plus both interleaved in arrival order; and its stdin,
+ * written once and closed. Shared by every backend so they all report output the same way.
+ */
+export class OutputCapture {
+  private readonly combined: HeadTailBuffer;
+  private readonly stdout: HeadTailBuffer;
+  private readonly stderr: HeadTailBuffer;
+  private readonly started = performance.now();
+
+  constructor(limit: number) {
+    this.combined = new HeadTailBuffer(limit);
+    this.stdout = new HeadTailBuffer(limit);
+    this.stderr = new HeadTailBuffer(limit);
+  }
+
+  attach(
+    child: { stdin: Writable | null; stdout: Readable | null; stderr: Readable | null },
+    stdin = "",
+  ): void {
+    for (const [stream, own] of [
+      [child.stdout, this.stdout],
+      [child.stderr, this.stderr],
+    ] as const) {
+      stream?.setEncoding("utf8");
+      stream?.on("data", (d: string) => {
+        own.push(d);
+        this.combined.push(d);
+      });
+    }
+    child.stdin?.on("error", () => {}); // a program that never reads stdin closes it early; that's fine
+    child.stdin?.end(stdin);
+  }
+
+  /** stderr so far (bwrap reads it to tell its own setup failures from the command's). */
+  get stderrText(): string {
+    return this.stderr.text();
+  }
+
+  result(exit: { exitCode: number | null; signal: string | null; timedOut: boolean }): ExecResult {
+    return {
+      ...exit,
+      output: this.combined.text(),
+      stdout: this.stdout.text(),
+      stderr: this.stderr.text(),
+      truncatedChars: this.combined.cut,
+      durationMs: performance.now() - this.started,
+    };
+  }
+}
