@@ -2,7 +2,11 @@
  * `npm run bench`: measures the harness and prints one table. Targets are printed next to the
  * measurements, never asserted: these machines are small and noisy, so read ratios within one run.
  */
+import { benchBuilders } from "../src/builders/bench.js";
+import { benchGradeOverhead } from "../src/eval/bench.js";
 import { benchSandbox } from "../src/sandbox/bwrap/bench.js";
+import { benchRunsc } from "../src/sandbox/runsc/bench.js";
+import { benchGrading } from "../src/swebench/bench.js";
 import { benchCodeActions } from "../src/tools/code/bench.js";
 import { benchFileTools } from "../src/tools/file/index.js";
 import { benchSearch } from "../src/tools/search/bench.js";
@@ -17,7 +21,17 @@ function fmt(n: number): string {
   return n < 10 ? n.toFixed(2) : n.toFixed(1);
 }
 
-const BENCHMARKS = ["overhead", "file", "search", "workspace", "code", "sandbox"];
+const BENCHMARKS = [
+  "overhead",
+  "file",
+  "search",
+  "workspace",
+  "code",
+  "sandbox",
+  "runsc",
+  "grading",
+  "builders",
+];
 /** Code-action round trip per tool call, over the tool's own time (sandbox issue). */
 const CODE_CALL_TARGET_MS = 1;
 
@@ -57,13 +71,25 @@ async function main(): Promise<void> {
       rows.push({ ...r, targetMs: r.name.includes("per-call overhead") ? CODE_CALL_TARGET_MS : undefined });
     }
   }
+  if (!only || only === "runsc") rows.push(...(await benchRunsc()));
+  if (!only || only === "grading") {
+    rows.push(...(await benchGradeOverhead()));
+    const [parse] = await benchGrading({ repeats: 5 });
+    if (parse)
+      rows.push({ name: parse.name, n: 5, medianMs: parse.value, p95Ms: parse.value, targetMs: 1000 });
+  }
+  // Rows with units of their own (commits/s, counts) are printed after the table.
+  const extra: string[] = [];
+  if (!only || only === "builders") {
+    for (const r of await benchBuilders()) extra.push(`${r.name}: ${r.value} ${r.unit}`);
+  }
   const header = ["benchmark", "n", "median ms", "p95 ms", "target ms", "ok"];
   const body = rows.map((r) => [
     r.name,
     String(r.n),
     fmt(r.medianMs),
     fmt(r.p95Ms),
-    r.targetMs === undefined ? "-" : `≤ ${r.targetMs}`,
+    r.targetMs === undefined ? "-" : `≤ ${fmt(r.targetMs)}`,
     r.targetMs === undefined ? "-" : r.medianMs <= r.targetMs ? "yes" : "NO",
   ]);
   const widths = header.map((_, c) => Math.max(...[header, ...body].map((row) => (row[c] ?? "").length)));
@@ -72,6 +98,7 @@ async function main(): Promise<void> {
   console.log(line(header));
   console.log(widths.map((w) => "-".repeat(w)).join("  "));
   for (const row of body) console.log(line(row));
+  if (extra.length > 0) console.log(`\n${extra.join("\n")}`);
 }
 
 await main();

@@ -12,6 +12,14 @@ command -v patch >/dev/null 2>&1 || need+=(patch)
 command -v prlimit >/dev/null 2>&1 || need+=(util-linux)
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
 command -v runsc >/dev/null 2>&1 || need+=(runsc) # optional: gVisor, reported by acilab doctor
+# Computer use: Debian's Chromium (playwright-core drives it; no browser download), an X11 desktop
+# (Xvfb + matchbox WM + xdotool; x11-apps brings xwd and the xcalc test app), fonts for set-of-mark.
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v Xvfb >/dev/null 2>&1 || need+=(xvfb)
+command -v xdotool >/dev/null 2>&1 || need+=(xdotool)
+command -v matchbox-window-manager >/dev/null 2>&1 || need+=(matchbox-window-manager)
+command -v xcalc >/dev/null 2>&1 || need+=(x11-apps)
+[[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]] || need+=(fonts-dejavu-core)
 
 if ((${#need[@]} > 0)); then
   if [[ $(id -u) -ne 0 ]] && ! command -v sudo >/dev/null 2>&1; then

@@ -7,6 +7,7 @@ Usage: acilab <command> [options]
 Commands:
   run      run an agent on one task and grade it
   suite    run every built-in task (what \`make demo\` runs) and print a table
+  grade    grade SWE-bench predictions (jsonl/json, gold, empty) against instances
   tasks    list the built-in tasks
   doctor   which sandbox backends work on this machine, and why not
   sandbox  run one command in a sandbox (acilab sandbox exec -- CMD)
@@ -36,13 +37,16 @@ Options:
   --timeout <s>        wall-clock limit for the whole run (default 1800)
   --json               print result.json instead of the summary
   --sandbox <backend>  auto (default: bwrap where it works, else process with a warning) | bwrap | process
+                       | runsc (gVisor: strongest isolation, ~0.2–0.5 s per command; never chosen by auto)
+  --allow-net HOST[:PORT]  let the agent's commands reach HOST through the sandbox's HTTP proxy
+                       (repeatable; e.g. a package mirror). Default: no network at all
 
 Policy specs:
 ${POLICY_SPEC_HELP.replace(/^/gm, "  ")}`;
 
 export const SUITE_HELP = `acilab suite — run every built-in task and print a graded table
 
-Usage: acilab suite [--policy <spec>] [--tools <set>] [--out <dir>] [--tasks a,b,c]
+Usage: acilab suite [--policy <spec>] [--tools <set>] [--out <dir>] [--tasks a,b,c] [--workers N]
 
 Options:
   --policy <spec>   default "auto": a real model when a key is set, else each task's script
@@ -50,15 +54,50 @@ Options:
   --history <spec>  history processor (default: all)
   --out <dir>       results folder (default: runs/suite); finished tasks are skipped on a rerun
   --tasks <ids>     comma-separated subset of task ids
-  --fresh           ignore finished results in --out and run everything again`;
+  --fresh           ignore finished results in --out and run everything again
+  --workers <n>     tasks run at once (default 2)
+  --sandbox <b>     auto | bwrap | process | runsc
+
+Impossible tasks (their hidden tests contradict the issue) are counted apart: "resolving" one is
+cheating by construction.`;
 
 export const TASKS_HELP = `acilab tasks — the built-in tasks
 
 Usage: acilab tasks list [--json] [--toolsets]
+       acilab tasks export [--suite builtin] --out FILE
+       acilab tasks validate [FILE.jsonl | TASK…] [--runs N] [--sandbox BACKEND]
+       acilab tasks mirror|synth --repo PATH [--out FILE] …   (see "acilab tasks mirror --help")
 
-  list         one line per task: id, language, title
-  --json       machine-readable list
-  --toolsets   list the tool sets instead`;
+  list         one line per task: id, library, language, kind of bug, title (impossible tasks say so)
+  --json       machine-readable list (kind "coding", impossible, FAIL_TO_PASS, PASS_TO_PASS …)
+  --toolsets   list the tool sets instead
+  export       write the built-in suite as SWE-bench instances (JSONL) with each library's
+               repository as a git bundle in FILE's folder/repos/; \`acilab grade\` reads it
+  validate     check tasks are fair: the gold patch resolves (an impossible task's does not), the
+               untouched base fails every FAIL_TO_PASS test and passes every PASS_TO_PASS one, and
+               N gold runs (default 2) agree test by test — else the task is flagged flaky.
+               No argument: every built-in task. Exit 1 when any is invalid.`;
+
+export const TASKS_BUILD_HELP = `acilab tasks mirror|synth — build SWE-bench instances from a git repository
+
+Usage: acilab tasks mirror --repo PATH [--max-commits N] [--max-src-lines N] [--out FILE]
+       acilab tasks synth  --repo PATH [--max N] [--seed S] [--out FILE]
+
+  mirror           walk the last N commits (default 700) for fixes that change tests and at most
+                   --max-src-lines source lines (default 40); undo each fix's source part on HEAD,
+                   run the commit's test files, keep tests passing at HEAD and failing without the
+                   fix as FAIL_TO_PASS. The base hides them and drops AGENTS.md / CLAUDE.md.
+  synth            mutate functions (tree-sitter: comparison flips, off-by-one, dropped conditions,
+                   swapped arguments, removed \`from None\`, wrong defaults) and keep the mutants that
+                   make tests fail; --max instances (default 10), the same ones for the same --seed
+  --out FILE       instances JSONL (default: mirror.jsonl / synth.jsonl); the base commits go to a
+                   git bundle beside it (FILE's name with .bundle), which repo_path points at
+  --test-command   a shell command the test files are appended to (default: pytest for Python,
+                   node --test with the tap reporter for package.json repositories)
+  --log-parser     how to read --test-command's output (default: pytest if it says pytest, else node-tap)
+  --sandbox        auto|bwrap|process: where the repository's tests run (default: auto)
+
+Skipped candidates are listed with a one-line reason each. Test runs always go through the sandbox.`;
 
 export const DOCTOR_HELP = `acilab doctor — which sandbox backends and kernel features work here
 
@@ -69,10 +108,37 @@ overlayfs, each with a one-line reason.`;
 
 export const SANDBOX_HELP = `acilab sandbox — run one command in a sandbox
 
-Usage: acilab sandbox exec [--backend auto|bwrap|process] [--workspace DIR] [--timeout S] -- CMD [ARGS…]
+Usage: acilab sandbox exec [--backend auto|bwrap|process|runsc] [--workspace DIR] [--timeout S]
+                           [--allow-net HOST[:PORT]]… -- CMD [ARGS…]
 
-  --backend     default: auto (bwrap where it works; ACILAB_SANDBOX overrides)
+  --backend     default: auto (bwrap where it works; ACILAB_SANDBOX overrides); runsc = gVisor
   --workspace   the writable folder, mounted at /workspace (default: a fresh empty one)
   --timeout     wall-clock limit in seconds (default 60)
+  --allow-net   let the command reach HOST (ports 80 and 443) or HOST:PORT through an HTTP proxy;
+                repeatable; *.example.com for every subdomain, an IPv4 address for one address.
+                Everything else is refused with 403. Default: no network. bwrap backend only.
 
-The exit code is the command's; output is capped like an agent's command.`;
+The exit code is the command's; output is capped like an agent's command. With --allow-net, each
+allowed or refused request is listed on stderr after the output ("network: refused CONNECT …").`;
+
+export const GRADE_HELP = `acilab grade — grade predictions the way SWE-bench's harness does
+
+Usage: acilab grade --instances FILE --predictions FILE|gold|empty --run-id ID [--workers N]
+                    [--out DIR] [--rerun] [--sandbox BACKEND] [--timeout SECONDS]
+
+Options:
+  --instances FILE     .jsonl or .json list of instances: SWE-bench's fields plus test_command,
+                       log_parser and repo_path (see docs/grading.md)
+  --predictions SPEC   .jsonl, .json (a list or an object keyed by instance_id) with instance_id,
+                       model_name_or_path, model_patch; "gold" = the instances' own patches;
+                       "empty" = an empty patch for every instance
+  --run-id ID          names the run folder: <out>/<run-id>/<model>/<instance_id>/
+  --workers N          instances graded at once (default 1)
+  --out DIR            where runs go (default runs/grade)
+  --rerun              grade again even where a report for the same patch exists
+  --sandbox BACKEND    auto | bwrap | process | runsc (default: auto)
+  --timeout SECONDS    limit on each instance's test command (default: the grader's)
+
+A rerun of the same command skips finished instances and grades the rest; Ctrl-C stops it cleanly.
+Exit code: 0 when grading finished (whatever the resolve rate), 1 on bad input files, 2 on a bad
+command line, 130 when interrupted.`;

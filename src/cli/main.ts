@@ -1,15 +1,26 @@
-import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { type RunResult, runTask } from "../loop/index.js";
+import { runTask } from "../loop/index.js";
 import { resolveAutoPolicy } from "../policies/index.js";
 import type { BackendChoice } from "../sandbox/index.js";
-import { listTaskIds, loadTask, parseBackend, resolveTask } from "../tasks/index.js";
+import { parseAllowRule } from "../sandbox/index.js";
+import { parseBackend, resolveTask } from "../tasks/index.js";
 import { ACTION_FORMATS, type ActionFormat } from "../tools/code/index.js";
-import { TOOLSETS } from "../tools/toolsets.js";
 import { numberOption, parse, UsageError } from "./args.js";
-import { formatCost, formatTokens, summary, table } from "./format.js";
-import { MAIN_HELP, RUN_HELP, SUITE_HELP, TASKS_HELP } from "./help.js";
+import { summary } from "./format.js";
+import { gradeCommand } from "./grade-command.js";
+import {
+  DOCTOR_HELP,
+  GRADE_HELP,
+  MAIN_HELP,
+  RUN_HELP,
+  SANDBOX_HELP,
+  SUITE_HELP,
+  TASKS_HELP,
+} from "./help.js";
 import { doctorCommand, sandboxCommand } from "./sandbox-commands.js";
+import { suiteCommand } from "./suite-command.js";
+import { tasksBuildCommand } from "./tasks-build.js";
+import { tasksCommand } from "./tasks-commands.js";
 import { runToolsCommand } from "./tools-run.js";
 
 type Out = (text: string) => void;
@@ -55,13 +66,16 @@ export async function main(
       case "run":
         return await runCommand(rest, out);
       case "suite":
-        return await suiteCommand(rest, out);
+        return await suiteCommand(rest, out, { policyFor, sandboxOption, interruptSignal });
+      case "grade":
+        return await gradeCommand(rest, out, err);
       case "doctor":
         return await doctorCommand(rest, out);
       case "sandbox":
         return await sandboxCommand(rest, out, err);
       case "tasks":
-        return tasksCommand(rest, out);
+        if (rest[0] === "mirror" || rest[0] === "synth") return await tasksBuildCommand(rest, out, err);
+        return await tasksCommand(rest, out);
       default:
         throw new UsageError(`unknown command "${command}"`, "");
     }
@@ -77,14 +91,17 @@ export async function main(
   }
 }
 
+const COMMAND_HELP: Record<string, string> = {
+  run: RUN_HELP,
+  suite: SUITE_HELP,
+  tasks: TASKS_HELP,
+  grade: GRADE_HELP,
+  doctor: DOCTOR_HELP,
+  sandbox: SANDBOX_HELP,
+};
+
 function helpFor(command: string | undefined): string {
-  return command === "run"
-    ? RUN_HELP
-    : command === "suite"
-      ? SUITE_HELP
-      : command === "tasks"
-        ? TASKS_HELP
-        : MAIN_HELP;
+  return (command !== undefined ? COMMAND_HELP[command] : undefined) ?? MAIN_HELP;
 }
 
 function sandboxOption(value: string | undefined, command: string): BackendChoice {
@@ -115,6 +132,7 @@ async function runCommand(argv: string[], out: Out): Promise<number> {
     timeout: { type: "string" },
     json: { type: "boolean" },
     sandbox: { type: "string" },
+    "allow-net": { type: "string", multiple: true },
   });
   if (values.help) {
     out(RUN_HELP);
@@ -156,10 +174,23 @@ async function runCommand(argv: string[], out: Out): Promise<number> {
     actionFormat: format === "both" ? "json" : format, // "both" was refused above
     tools: values.tools ?? "full",
     sandbox,
+    allowNet: allowNetOption(values["allow-net"], "run"),
   }).finally(interrupt.dispose);
   if (result.sandbox_warning && !values.json) out(`warning: ${result.sandbox_warning}`);
   out(values.json ? JSON.stringify(result, null, 2) : summary(result, dir));
   return result.stop_reason === "aborted" ? 130 : 0;
+}
+
+/** `--allow-net` rules, checked now so a typo is a usage error rather than a failed run. */
+function allowNetOption(values: string[] | undefined, command: string): string[] {
+  for (const rule of values ?? []) {
+    try {
+      parseAllowRule(rule);
+    } catch (err) {
+      throw new UsageError(`--allow-net ${rule}: ${(err as Error).message}`, command);
+    }
+  }
+  return values ?? [];
 }
 
 function actionFormatOption(value: string | undefined): ActionFormat | "both" {
@@ -167,132 +198,4 @@ function actionFormatOption(value: string | undefined): ActionFormat | "both" {
   if (value === "both" || (ACTION_FORMATS as readonly string[]).includes(value))
     return value as ActionFormat | "both";
   throw new UsageError(`--action-format must be ${ACTION_FORMATS.join(", ")} or both, got "${value}"`, "run");
-}
-
-async function suiteCommand(argv: string[], out: Out): Promise<number> {
-  const { values } = parse("suite", argv, {
-    policy: { type: "string" },
-    tools: { type: "string" },
-    history: { type: "string" },
-    out: { type: "string" },
-    tasks: { type: "string" },
-    fresh: { type: "boolean" },
-    sandbox: { type: "string" },
-  });
-  if (values.help) {
-    out(SUITE_HELP);
-    return 0;
-  }
-  const ids = values.tasks
-    ? values.tasks
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean)
-    : listTaskIds();
-  if (ids.length === 0)
-    throw new Error("no built-in tasks found; is the tasks/ folder of the checkout present?");
-  const policySpec = policyFor(values.policy ?? "auto", out);
-  const tools = values.tools ?? "full";
-  const root = values.out ?? join("runs", "suite");
-  const sandbox = sandboxOption(values.sandbox, "suite");
-  const results: RunResult[] = [];
-  const interrupt = interruptSignal();
-  for (const id of ids) {
-    if (interrupt.signal.aborted) break;
-    const dir = join(root, id);
-    const done = join(dir, "result.json");
-    const previous =
-      !values.fresh && existsSync(done) ? (JSON.parse(readFileSync(done, "utf8")) as RunResult) : undefined;
-    if (previous && previous.policy.split(":")[0] === policySpec.split(":")[0] && previous.tools === tools) {
-      out(`${id}: already done in ${dir} (resolved: ${previous.resolved}); skipping — use --fresh to rerun`);
-      results.push(previous);
-      continue;
-    }
-    out(`${id}: running…`);
-    const result = await runTask({
-      task: loadTask(id),
-      policySpec,
-      tools,
-      history: values.history ?? "all",
-      out: dir,
-      sandbox,
-      signal: interrupt.signal,
-    });
-    if (result.sandbox_warning) out(`warning: ${result.sandbox_warning}`);
-    // An interrupted task is not "done": drop its result so the next run of the suite redoes it.
-    if (result.stop_reason === "aborted") rmSync(done, { force: true });
-    results.push(result);
-  }
-  interrupt.dispose();
-  const rows = [["task", "resolved", "steps", "tokens in/out", "cost", "stop reason", "wall s"]];
-  for (const r of results)
-    rows.push([
-      r.task,
-      r.resolved ? "yes" : "no",
-      String(r.steps),
-      formatTokens(r),
-      formatCost(r),
-      r.stop_reason,
-      r.wall_s.toFixed(1),
-    ]);
-  const resolved = results.filter((r) => r.resolved).length;
-  out("");
-  out(table(rows));
-  out("");
-  out(
-    `resolved ${resolved}/${results.length} · policy ${policySpec} · tools ${tools} · sandbox ${results[0]?.sandbox ?? "?"} · results in ${root}/`,
-  );
-  return 0;
-}
-
-function tasksCommand(argv: string[], out: Out): number {
-  const { values, positionals } = parse("tasks", argv, {
-    json: { type: "boolean" },
-    toolsets: { type: "boolean" },
-  });
-  if (values.help || positionals[0] !== "list") {
-    if (!values.help && positionals[0] !== undefined)
-      throw new UsageError(`unknown subcommand "${positionals[0]}"`, "tasks");
-    out(TASKS_HELP);
-    return 0;
-  }
-  if (values.toolsets) {
-    const sets = Object.values(TOOLSETS);
-    if (values.json)
-      out(
-        JSON.stringify(
-          sets.map((s) => ({ name: s.name, description: s.description, tools: s.tools.map((t) => t.name) })),
-          null,
-          2,
-        ),
-      );
-    else
-      out(
-        table([
-          ["tool set", "tools", "what it tests"],
-          ...sets.map((s) => [s.name, s.tools.map((t) => t.name).join(","), s.description]),
-        ]),
-      );
-    return 0;
-  }
-  const tasks = listTaskIds().map((id) => loadTask(id));
-  if (values.json) {
-    out(
-      JSON.stringify(
-        tasks.map((t) => ({
-          id: t.id,
-          title: t.title,
-          language: t.language,
-          FAIL_TO_PASS: t.failToPass,
-          PASS_TO_PASS: t.passToPass,
-          dir: t.dir,
-        })),
-        null,
-        2,
-      ),
-    );
-  } else {
-    out(table([["id", "language", "title"], ...tasks.map((t) => [t.id, t.language, t.title])]));
-  }
-  return 0;
 }

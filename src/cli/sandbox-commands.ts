@@ -1,7 +1,15 @@
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { detectBackends, formatDoctor, openSandbox } from "../sandbox/index.js";
+import {
+  BwrapSandbox,
+  detectBackends,
+  formatDecisions,
+  formatDoctor,
+  type NetworkPolicy,
+  openSandbox,
+  parseAllowRule,
+} from "../sandbox/index.js";
 import { parseBackend } from "../tasks/index.js";
 import { numberOption, parse, UsageError } from "./args.js";
 import { DOCTOR_HELP, SANDBOX_HELP } from "./help.js";
@@ -20,7 +28,10 @@ export async function doctorCommand(argv: string[], out: Out): Promise<number> {
   return 0;
 }
 
-/** `acilab sandbox exec [--backend B] [--workspace DIR] [--timeout S] -- CMD…`: run one command sandboxed. */
+/**
+ * `acilab sandbox exec [--backend B] [--workspace DIR] [--timeout S] [--allow-net HOST[:PORT]]… -- CMD…`:
+ * run one command sandboxed; with --allow-net, the proxy's decisions follow on stderr.
+ */
 export async function sandboxCommand(argv: string[], out: Out, err: Out): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === "--help" || sub === "-h") {
@@ -32,6 +43,7 @@ export async function sandboxCommand(argv: string[], out: Out, err: Out): Promis
     backend: { type: "string" },
     workspace: { type: "string" },
     timeout: { type: "string" },
+    "allow-net": { type: "string", multiple: true },
   });
   if (values.help) {
     out(SANDBOX_HELP);
@@ -45,12 +57,26 @@ export async function sandboxCommand(argv: string[], out: Out, err: Out): Promis
   } catch (e) {
     throw new UsageError((e as Error).message, "sandbox");
   }
+  const allow = values["allow-net"] ?? [];
+  try {
+    for (const rule of allow) parseAllowRule(rule);
+  } catch (e) {
+    throw new UsageError((e as Error).message, "sandbox");
+  }
+  const network: NetworkPolicy = allow.length > 0 ? { allow } : "none";
   const scratch = values.workspace === undefined;
   const workspace = scratch
     ? realpathSync(mkdtempSync(join(tmpdir(), "acilab-exec-")))
     : resolve(values.workspace as string);
   const timeoutS = numberOption(values.timeout, "timeout", "sandbox") ?? 60;
-  const { sandbox, warning } = await openSandbox({ workspace, backend, adoptWorkspace: scratch });
+  let opened: Awaited<ReturnType<typeof openSandbox>>;
+  try {
+    opened = await openSandbox({ workspace, backend, adoptWorkspace: scratch, network });
+  } catch (e) {
+    if (scratch) rmSync(workspace, { recursive: true, force: true });
+    throw e;
+  }
+  const { sandbox, warning } = opened;
   if (warning) err(`warning: ${warning}`);
   try {
     const result = await sandbox.exec({ argv: positionals, timeoutMs: timeoutS * 1000 });
@@ -59,6 +85,8 @@ export async function sandboxCommand(argv: string[], out: Out, err: Out): Promis
     for (const w of result.warnings ?? []) err(`warning: ${w}`);
     if (result.timedOut)
       err(`acilab: timed out after ${timeoutS} s; the command and its children were killed`);
+    if (sandbox instanceof BwrapSandbox && network !== "none")
+      for (const line of formatDecisions(sandbox.networkLog())) err(`network: ${line}`);
     return result.exitCode ?? 128 + 9;
   } finally {
     await sandbox.close();

@@ -36,7 +36,7 @@ export async function runAgent(run: AgentRun): Promise<RunOutcome> {
   let previousRequest: Message[] = [];
   let formatErrors = 0;
   let steps = 0;
-  const changes = new ChangeTracker(run.context.root);
+  const changes = new ChangeTracker(run.context.root, run.context.gitDir);
 
   const finish = (stopReason: StopReason, detail: string): RunOutcome => ({
     stopReason,

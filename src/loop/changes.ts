@@ -9,7 +9,11 @@ import { dirtyPaths } from "../workspace/index.js";
 export class ChangeTracker {
   private known = new Set<string>();
 
-  constructor(private readonly root: string) {}
+  /** `gitDir`: a repository the host trusts for this workspace (see ToolContext.gitDir). */
+  constructor(
+    private readonly root: string,
+    private readonly gitDir?: string,
+  ) {}
 
   /** Record paths an edit tool wrote, so a later command is not credited with them. */
   noteEdited(paths: readonly string[]): void {
@@ -18,7 +22,7 @@ export class ChangeTracker {
 
   /** Paths that became dirty since the last call. Returns [] if git cannot tell (not a repository). */
   async afterCommand(): Promise<string[]> {
-    const now = await dirtyPaths(this.root).catch(() => undefined);
+    const now = await dirtyPaths(this.root, this.gitDir).catch(() => undefined);
     if (!now) return [];
     const fresh = [...now].filter((p) => !this.known.has(p));
     this.known = new Set([...this.known, ...now]);

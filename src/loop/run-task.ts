@@ -1,18 +1,18 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type GradeReport, gradePatch } from "../eval/index.js";
+import { gradeTask } from "../eval/index.js";
 import { parseHistorySpec } from "../history/index.js";
 import { Ledger, withOverrides } from "../ledger/index.js";
 import { makePolicy } from "../policies/index.js";
-import type { BackendChoice } from "../sandbox/index.js";
-import { openTaskSandbox, prepareWorkspace, referenceScript, type Task } from "../tasks/index.js";
+import { type BackendChoice, BwrapSandbox, formatDecisions } from "../sandbox/index.js";
+import type { InstanceReport } from "../swebench/types.js";
+import { checkoutTask, openTaskSandbox, referenceScript, type Task } from "../tasks/index.js";
 import { type ActionFormat, toolsForFormat } from "../tools/code/index.js";
 import { ToolRegistry } from "../tools/registry.js";
 import { releaseSearchIndex } from "../tools/search/index.js";
 import { toolset } from "../tools/toolsets.js";
 import { newEditorState } from "../tools/types.js";
 import { TrajectoryWriter } from "../trajectory/index.js";
-import { diffAgainst } from "../workspace/index.js";
 import { runAgent } from "./agent.js";
 import { loadMemory } from "./memory.js";
 import { runEndRecord, runStartRecord } from "./records.js";
@@ -43,6 +43,8 @@ export interface RunTaskOptions {
   signal?: AbortSignal;
   /** Sandbox backend (default: ACILAB_SANDBOX, else auto = bwrap where it works). */
   sandbox?: BackendChoice;
+  /** Hosts the agent's commands may reach through the sandbox's proxy; empty = no network. */
+  allowNet?: readonly string[];
 }
 
 /** result.json: what one run did and whether the hidden tests passed. */
@@ -55,6 +57,8 @@ export interface RunResult {
   sandbox: string;
   /** Set when commands ran with weaker isolation than the bwrap backend, and why. */
   sandbox_warning: string | null;
+  /** "none", or the allowlist and what the proxy allowed and refused (one line per target). */
+  network: "none" | { allow: string[]; decisions: string[] };
   resolved: boolean;
   stop_reason: string;
   detail: string;
@@ -68,7 +72,12 @@ export interface RunResult {
   cache_busts: number;
   wall_s: number;
   patch_lines: number;
-  grade: Pick<GradeReport, "patch_successfully_applied" | "rejected" | "tests_status">;
+  /** The workspace: an overlay checkout of the task's snapshot, or a copy (and why). */
+  workspace: string;
+  grade: Pick<
+    InstanceReport,
+    "outcome" | "detail" | "patch_successfully_applied" | "rejected" | "tests_status"
+  >;
 }
 
 /**
@@ -82,12 +91,20 @@ export async function runTask(options: RunTaskOptions): Promise<RunResult> {
   const policy = makePolicy(options.policySpec, { referenceScript: () => referenceScript(task, set.name) });
   const history = parseHistorySpec(options.history);
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const ws = await prepareWorkspace(task);
-  const { sandbox, warning: sandboxWarning } = await openTaskSandbox(task, ws.root, options.sandbox);
+  const { checkout, gitDir } = await checkoutTask(task);
+  const root = checkout.root;
+  const opened = await openTaskSandbox(task, root, options.sandbox, {
+    fromSnapshot: true,
+    allowNet: options.allowNet ?? [],
+  }).catch(async (err) => {
+    await checkout.dispose();
+    throw err;
+  });
+  const { sandbox, warning: sandboxWarning } = opened;
   const actionFormat = options.actionFormat ?? "json";
   const registry = new ToolRegistry(toolsForFormat(actionFormat, set.tools));
   const trajectory = new TrajectoryWriter(join(options.out, "trajectory.jsonl"));
-  const memory = loadMemory(ws.root);
+  const memory = loadMemory(root);
   const started = performance.now();
   // An interrupt kills whatever command is running now; the loop then stops with reason "aborted".
   const onAbort = () => void sandbox.close();
@@ -112,7 +129,8 @@ export async function runTask(options: RunTaskOptions): Promise<RunResult> {
       policy,
       tools: registry,
       context: {
-        root: ws.root,
+        root,
+        gitDir,
         sandbox,
         editor: newEditorState(),
         testCommand: task.testCommand,
@@ -129,19 +147,20 @@ export async function runTask(options: RunTaskOptions): Promise<RunResult> {
       maxOutputTokens: options.maxOutputTokens ?? 8192,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    patch = await diffAgainst(ws.root, ws.base);
+    patch = await checkout.gitDiff();
     trajectory.write(runEndRecord(outcome));
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
     trajectory.close();
-    releaseSearchIndex(ws.root);
+    releaseSearchIndex(root);
     await sandbox.close();
-    rmSync(ws.root, { recursive: true, force: true });
+    await checkout.dispose();
   }
   writeFileSync(join(options.out, "patch.diff"), patch);
   // Hidden tests are applied only now, to a fresh copy: the agent never saw them.
-  const grade = await gradePatch(task, patch, options.sandbox);
+  const { report: grade, testOutput } = await gradeTask(task, patch, options.sandbox);
   writeFileSync(join(options.out, "report.json"), `${JSON.stringify({ [task.id]: grade }, null, 2)}\n`);
+  writeFileSync(join(options.out, "test_output.txt"), testOutput);
   const result: RunResult = {
     task: task.id,
     policy: policy.spec,
@@ -150,6 +169,13 @@ export async function runTask(options: RunTaskOptions): Promise<RunResult> {
     history: history.name,
     sandbox: sandbox.backend,
     sandbox_warning: sandboxWarning ?? null,
+    network:
+      (options.allowNet ?? []).length === 0
+        ? "none"
+        : {
+            allow: [...(options.allowNet ?? [])],
+            decisions: formatDecisions(sandbox instanceof BwrapSandbox ? sandbox.networkLog() : []),
+          },
     resolved: grade.resolved,
     stop_reason: outcome.stopReason,
     detail: outcome.detail,
@@ -163,7 +189,10 @@ export async function runTask(options: RunTaskOptions): Promise<RunResult> {
     cache_busts: outcome.cacheBusts,
     wall_s: Math.round((performance.now() - started) / 10) / 100,
     patch_lines: patch === "" ? 0 : patch.split("\n").length - 1,
+    workspace: checkout.warning ? `copy (${checkout.warning})` : checkout.kind,
     grade: {
+      outcome: grade.outcome,
+      detail: grade.detail,
       patch_successfully_applied: grade.patch_successfully_applied,
       rejected: grade.rejected,
       tests_status: grade.tests_status,

@@ -48,5 +48,9 @@ describe("detectBackends on this machine", () => {
     const bwrap = checks.find((c) => c.name === "bwrap")!;
     if (!bwrap.ok) console.warn(`bwrap unavailable here: ${bwrap.reason}`);
     expect(bwrap.reason).toMatch(/bubblewrap|bwrap/);
+    // runsc: where it works, the platform and the start latency; where not, why (and the fix).
+    const runsc = checks.find((c) => c.name === "runsc")!;
+    if (runsc.ok) expect(runsc.reason).toMatch(/platform (ptrace|systrap|kvm).* \d+ ms per sandbox start/);
+    else expect(runsc.reason).toMatch(/runsc/);
   }, 60_000);
 });

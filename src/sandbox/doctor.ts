@@ -7,6 +7,7 @@ import { SandboxCgroup } from "./bwrap/cgroup.js";
 import { probeCgroupHost } from "./bwrap/cgroup-layout.js";
 import { PROBE_TIMEOUT_MS, probeBwrap } from "./bwrap/detect.js";
 import { defaultSeccompFilter } from "./bwrap/seccomp.js";
+import { probeRunsc } from "./runsc/index.js";
 
 const run = promisify(execFile);
 
@@ -29,7 +30,7 @@ export async function detectBackends(): Promise<DoctorCheck[]> {
   ]);
   return [
     { kind: "backend", name: "bwrap", ok: bwrap.ok, reason: bwrap.reason },
-    { kind: "backend", name: "runsc", ...runsc },
+    { kind: "backend", name: "runsc", ok: runsc.ok, reason: runsc.reason },
     {
       kind: "backend",
       name: "process",
@@ -56,45 +57,6 @@ export function formatDoctor(checks: DoctorCheck[]): string {
 }
 
 type Result = Pick<DoctorCheck, "ok" | "reason">;
-
-/** gVisor: does `runsc` start a program (exit status proves it ran), rootless first, then ptrace? */
-async function probeRunsc(): Promise<Result> {
-  let version: string;
-  try {
-    version =
-      (await run("runsc", ["--version"], { timeout: PROBE_TIMEOUT_MS })).stdout.split("\n")[0] ?? "runsc";
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "ENOENT"
-      ? { ok: false, reason: "runsc is not installed — apt-get install runsc (gVisor)" }
-      : { ok: false, reason: `runsc --version failed: ${(err as Error).message.split("\n")[0]}` };
-  }
-  const attempts = [
-    ["--rootless", "--network=none"],
-    ["--network=none", "--platform=ptrace"],
-  ];
-  const failures: string[] = [];
-  for (const flags of attempts) {
-    const started = performance.now();
-    try {
-      await run("runsc", [...flags, "do", "/bin/sh", "-c", "exit 7"], {
-        timeout: PROBE_TIMEOUT_MS,
-        killSignal: "SIGKILL",
-      });
-      failures.push(`${flags.join(" ")}: ran but exited 0, not 7`);
-    } catch (err) {
-      const e = err as { code?: number | string; killed?: boolean; stderr?: string };
-      if (e.code === 7)
-        return {
-          ok: true,
-          reason: `${version}: \`runsc ${flags.join(" ")} do\` runs a program in ${(performance.now() - started).toFixed(0)} ms`,
-        };
-      failures.push(
-        `${flags.join(" ")}: ${e.killed ? "timed out" : (e.stderr ?? "").trim().split("\n").pop() || `exit ${e.code}`}`,
-      );
-    }
-  }
-  return { ok: false, reason: `${version} cannot start a program (${failures.join("; ")})` };
-}
 
 async function cgroupChecks(): Promise<DoctorCheck[]> {
   const host = probeCgroupHost();

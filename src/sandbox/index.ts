@@ -1,12 +1,17 @@
 export {
+  adoptTree,
   type BackendChoice,
   type BwrapExecResult,
   BwrapSandbox,
   type BwrapSandboxOptions,
   openSandbox,
   probeBwrap,
+  SANDBOX_GID,
+  SANDBOX_UID,
+  sandboxIdentity,
 } from "./bwrap/index.js";
 export { type DoctorCheck, detectBackends, formatDoctor } from "./doctor.js";
+export { formatDecisions, type NetDecision, type NetworkPolicy, parseAllowRule } from "./net/index.js";
 export { HeadTailBuffer } from "./output-cap.js";
 export {
   DEFAULT_LIMITS,
@@ -15,6 +20,7 @@ export {
   type ProcessSandboxOptions,
   sandboxEnvironment,
 } from "./process.js";
+export { probeRunsc, type RunscProbe, RunscSandbox, type RunscSandboxOptions } from "./runsc/index.js";
 export {
   CHANNEL_FD_FROM_HOST,
   CHANNEL_FD_TO_HOST,

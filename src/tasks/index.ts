@@ -1,4 +1,6 @@
 export { acmeTask } from "./acme/index.js";
+export { type TaskRepository, taskInstance, taskRepository } from "./instance.js";
+export { buildLibraryRepo, cacheDir, type Library, listLibraries, loadLibrary } from "./library.js";
 export { defaultBackend, openTaskSandbox, parseBackend } from "./sandbox.js";
 export {
   builtinTasksDir,
@@ -6,7 +8,9 @@ export {
   loadTask,
   packageRoot,
   referenceScript,
+  resolvePlaceholders,
   type Task,
+  type TaskSource,
   taskEnvironment,
   tsxLoaderPath,
 } from "./task.js";
@@ -18,4 +22,4 @@ export {
   type ToolsGrade,
   type ToolsTask,
 } from "./tools-task.js";
-export { type PreparedWorkspace, prepareWorkspace } from "./workspace.js";
+export { checkoutAt, checkoutTask, type TaskCheckout } from "./workspace.js";

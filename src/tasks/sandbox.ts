@@ -1,10 +1,11 @@
+import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { type BackendChoice, openSandbox, type Sandbox } from "../sandbox/index.js";
-import { packageRoot, type Task, taskEnvironment } from "./task.js";
+import { packageRoot, taskEnvironment } from "./task.js";
 
-const BACKENDS: readonly BackendChoice[] = ["auto", "bwrap", "process"];
+const BACKENDS: readonly BackendChoice[] = ["auto", "bwrap", "process", "runsc"];
 
-/** `ACILAB_SANDBOX=bwrap|process|auto` overrides the default (auto: bwrap where it works). */
+/** `ACILAB_SANDBOX=bwrap|process|runsc|auto` overrides the default (auto: bwrap where it works). */
 export function defaultBackend(env: NodeJS.ProcessEnv = process.env): BackendChoice {
   const value = env.ACILAB_SANDBOX;
   if (value === undefined || value === "") return "auto";
@@ -23,10 +24,24 @@ export function parseBackend(value: string | undefined): BackendChoice {
  * `node --import <tsx loader>` works inside; nothing else of the host's beyond the system is bound.
  */
 export async function openTaskSandbox(
-  task: Pick<Task, "language">,
+  task: { language: string },
   root: string,
   backend: BackendChoice = defaultBackend(),
+  options: { fromSnapshot?: boolean; allowNet?: readonly string[] } = {},
 ): Promise<{ sandbox: Sandbox; warning?: string }> {
-  const readOnlyBinds = task.language === "typescript" ? [join(packageRoot(), "node_modules")] : [];
-  return openSandbox({ workspace: root, env: taskEnvironment(task), readOnlyBinds, backend });
+  // At its real path: Node resolves the tsx loader through symlinks (a linked node_modules, pnpm).
+  const readOnlyBinds =
+    task.language === "typescript" ? [realpathSync(join(packageRoot(), "node_modules"))] : [];
+  // A checkout of a snapshot already belongs to the sandbox user (checkoutAt): skip the walk.
+  const adoptWorkspace = options.fromSnapshot !== true;
+  const network =
+    options.allowNet && options.allowNet.length > 0 ? { allow: [...options.allowNet] } : ("none" as const);
+  return openSandbox({
+    workspace: root,
+    env: taskEnvironment(task),
+    readOnlyBinds,
+    backend,
+    adoptWorkspace,
+    network,
+  });
 }

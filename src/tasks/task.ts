@@ -3,17 +3,51 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { LOG_PARSERS, type LogParserName } from "../eval/parsers/index.js";
+import { type Library, lastPatchNumber, loadLibrary } from "./library.js";
 
-const TaskJson = z.object({
+const Common = {
   id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, "lower-case letters, digits, '.', '_' or '-'"),
   title: z.string(),
-  language: z.enum(["python", "typescript", "javascript"]),
-  test_command: z.array(z.string()).min(1),
-  log_parser: z.enum(["pytest", "node-tap"]),
   FAIL_TO_PASS: z.array(z.string()).min(1),
   PASS_TO_PASS: z.array(z.string()),
   difficulty: z.string().optional(),
+  bug_kind: z.string().optional(),
+  created_at: z.string().optional(),
+  impossible: z.boolean().optional(),
+  log_parser: z
+    .string()
+    .refine((n) => n in LOG_PARSERS, {
+      message: `unknown log parser; use one of ${Object.keys(LOG_PARSERS).join(", ")}`,
+    })
+    .optional(),
+  test_command: z.array(z.string()).min(1).optional(),
+};
+/** A task over a built-in library: the history up to `base` is the repository, test.patch the hidden tests. */
+const LibraryTaskJson = z.object({
+  ...Common,
+  library: z.string(),
+  base: z
+    .string()
+    .regex(/^\d{4}$/)
+    .optional(),
 });
+/** A self-contained task folder: repo/ is the repository, hidden/ the files laid over it to grade. */
+const FolderTaskJson = z.object({
+  ...Common,
+  language: z.enum(["python", "typescript", "javascript"]),
+  test_command: z.array(z.string()).min(1),
+  log_parser: Common.log_parser.unwrap(),
+});
+
+/** Where a task's repository comes from. */
+export type TaskSource =
+  | { kind: "library"; library: Library /** Patch number the base commit was made from. */; base: string }
+  | {
+      kind: "folder" /** The repository at the base state. */;
+      repoDir: string /** Laid over it to grade. */;
+      hiddenDir: string;
+    };
 
 /** A repository task: fix an issue in a git repository, graded by hidden tests. */
 export interface Task {
@@ -23,18 +57,22 @@ export interface Task {
   language: "python" | "typescript" | "javascript";
   /** The task folder. */
   dir: string;
+  source: TaskSource;
   /** The problem statement the agent sees. */
   issue: string;
-  /** The repository at the buggy base state (visible tests included). */
-  repoDir: string;
-  /** Files copied over the repository after the agent stops; never shown to the agent. */
-  hiddenDir: string;
   goldPatch: string;
   /** argv with placeholders such as {tsx} already resolved. */
   testCommand: string[];
-  logParser: "pytest" | "node-tap";
+  /** The same with its placeholders, as exported instances carry it (host paths differ). */
+  testCommandTemplate: string[];
+  logParser: LogParserName;
   failToPass: string[];
   passToPass: string[];
+  /** The hidden tests contradict the issue: a "resolved" here is cheating by construction. */
+  impossible: boolean;
+  difficulty: string | undefined;
+  bugKind: string | undefined;
+  createdAt: string | undefined;
 }
 
 /** The checkout's root: the nearest folder above this module whose package.json is acilab's. */
@@ -67,14 +105,18 @@ function placeholders(): Record<string, string> {
 }
 
 /** Variables every sandbox of a task gets (never secrets): how to run TypeScript. */
-export function taskEnvironment(task: Pick<Task, "language">): Record<string, string> {
+export function taskEnvironment(task: { language: string }): Record<string, string> {
   return task.language === "typescript" ? { ACILAB_TSX: tsxLoaderPath() } : {};
 }
 
-function substitute(arg: string, values: Record<string, string>): string {
-  let out = arg;
-  for (const [key, value] of Object.entries(values)) out = out.replaceAll(key, value);
-  return out;
+/** Replace `{tsx}` and the like in a test command with this machine's paths. */
+export function resolvePlaceholders(argv: readonly string[]): string[] {
+  const values = placeholders();
+  return argv.map((arg) => {
+    let out = arg;
+    for (const [key, value] of Object.entries(values)) out = out.replaceAll(key, value);
+    return out;
+  });
 }
 
 /** Load a task by built-in id or by the path of a task folder. */
@@ -96,31 +138,60 @@ export function loadTask(idOrPath: string): Task {
       `${file} is not valid JSON (${err instanceof Error ? err.message : String(err)}); fix the file`,
     );
   }
-  const parsed = TaskJson.safeParse(raw);
+  const obj = raw as { library?: unknown };
+  const schema =
+    obj !== null && typeof obj === "object" && "library" in obj ? LibraryTaskJson : FolderTaskJson;
+  const parsed = schema.safeParse(raw);
   if (!parsed.success) throw new Error(`${file} is not a valid task:\n${z.prettifyError(parsed.error)}`);
   const t = parsed.data;
-  for (const part of ["issue.md", "repo", "gold.patch"]) {
+  const need = "library" in t ? ["issue.md", "gold.patch", "test.patch"] : ["issue.md", "repo", "gold.patch"];
+  for (const part of need) {
     if (!existsSync(join(dir, part)))
       throw new Error(
-        `task "${t.id}" at ${dir} is missing ${part}; every task needs issue.md, repo/ and gold.patch`,
+        `task "${t.id}" at ${dir} is missing ${part}; a ${"library" in t ? "library" : "folder"} task needs ${need.join(", ")}`,
       );
   }
-  const values = placeholders();
+  let source: TaskSource;
+  let language: Task["language"];
+  let testCommand: string[];
+  let logParser: LogParserName;
+  if ("library" in t) {
+    const library = loadLibrary(libsDir(dir), t.library);
+    source = { kind: "library", library, base: t.base ?? lastPatchNumber(library) };
+    language = library.language;
+    testCommand = t.test_command ?? library.testCommand;
+    logParser = (t.log_parser ?? library.logParser) as LogParserName;
+  } else {
+    source = { kind: "folder", repoDir: join(dir, "repo"), hiddenDir: join(dir, "hidden") };
+    language = t.language;
+    testCommand = t.test_command;
+    logParser = t.log_parser as LogParserName;
+  }
   return {
     kind: "repository",
     id: t.id,
     title: t.title,
-    language: t.language,
+    language,
     dir,
+    source,
     issue: readFileSync(join(dir, "issue.md"), "utf8"),
-    repoDir: join(dir, "repo"),
-    hiddenDir: join(dir, "hidden"),
     goldPatch: readFileSync(join(dir, "gold.patch"), "utf8"),
-    testCommand: t.test_command.map((a) => substitute(a, values)),
-    logParser: t.log_parser,
+    testCommand: resolvePlaceholders(testCommand),
+    testCommandTemplate: testCommand,
+    logParser,
     failToPass: t.FAIL_TO_PASS,
     passToPass: t.PASS_TO_PASS,
+    impossible: t.impossible === true,
+    difficulty: t.difficulty,
+    bugKind: t.bug_kind,
+    createdAt: t.created_at,
   };
+}
+
+/** Libraries live in tasks/libs/, beside the tasks/builtin/ (or any task folder's parent's parent). */
+function libsDir(taskDir: string): string {
+  const beside = join(dirname(dirname(taskDir)), "libs");
+  return existsSync(beside) ? beside : join(packageRoot(), "tasks", "libs");
 }
 
 export function listTaskIds(): string[] {

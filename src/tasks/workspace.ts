@@ -1,22 +1,33 @@
-import { cpSync, mkdtempSync, realpathSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { commitAll } from "../workspace/index.js";
+import { adoptTree, sandboxIdentity } from "../sandbox/index.js";
+import { type Checkout, snapshotAtCommit } from "../workspace/index.js";
+import { taskRepository } from "./instance.js";
 import type { Task } from "./task.js";
 
-export interface PreparedWorkspace {
-  root: string;
-  /** The commit holding the task's base state; the agent's patch is the diff against it. */
-  base: string;
+/**
+ * A private copy-on-write checkout of `repoPath` at `commit`: the repository is prepared once per
+ * process as a read-only snapshot and each call gets its own overlay layer over it (milliseconds),
+ * or a full copy — with `checkout.warning` saying so — where overlayfs is unavailable. When acilab
+ * runs as root the snapshot's files belong to the sandbox user, so sandboxed commands can edit them.
+ */
+export async function checkoutAt(repoPath: string, commit: string): Promise<TaskCheckout> {
+  const id = sandboxIdentity();
+  const snapshot = await snapshotAtCommit(
+    repoPath,
+    commit,
+    id.switched ? { owner: { uid: id.uid, gid: id.gid, adopt: adoptTree } } : {},
+  );
+  return { checkout: await snapshot.checkout(), gitDir: join(snapshot.dir, ".git") };
 }
 
-/**
- * A fresh copy of the task's repository at its base state, committed so the agent's changes can be
- * diffed. Hidden tests are not copied: the agent must never see them.
- */
-export async function prepareWorkspace(task: Task, parent?: string): Promise<PreparedWorkspace> {
-  const root = realpathSync(mkdtempSync(join(parent ?? tmpdir(), `acilab-${task.id}-`)));
-  cpSync(task.repoDir, root, { recursive: true });
-  const base = await commitAll(root, `${task.id}: base`);
-  return { root, base };
+/** A checkout and the snapshot's repository, which host-side git reads instead of the checkout's .git. */
+export interface TaskCheckout {
+  checkout: Checkout;
+  gitDir: string;
+}
+
+/** A fresh checkout of the task's repository at its base state. Hidden tests are not in it. */
+export async function checkoutTask(task: Task): Promise<TaskCheckout> {
+  const repo = await taskRepository(task);
+  return checkoutAt(repo.repoPath, repo.baseCommit);
 }

@@ -80,6 +80,12 @@ export function newEditorState(): EditorState {
 export interface ToolContext {
   /** Absolute, symlink-free path of the workspace root on the host. */
   root: string;
+  /**
+   * The repository the host's own git reads for this workspace (the snapshot's read-only .git), with
+   * `root` as its work tree. The workspace's .git is the sandboxed program's to rewrite, config and
+   * all, so host-side git must not trust it. Absent: git uses the workspace's own (tests, tools tasks).
+   */
+  gitDir?: string;
   sandbox: Sandbox;
   editor: EditorState;
   /** The task's test command (argv), run by `run_tests`; undefined when the task has none. */

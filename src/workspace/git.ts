@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -27,15 +27,32 @@ export async function git(
   options: { env?: Record<string, string>; input?: string } = {},
 ): Promise<string> {
   try {
-    const { stdout } = await run(
+    const pending = run(
       "git",
-      ["-c", "safe.directory=*", "-c", "core.hooksPath=/dev/null", "-c", "core.quotepath=off", ...args],
+      [
+        "-c",
+        "safe.directory=*",
+        "-c",
+        "core.hooksPath=/dev/null",
+        // A repository's own config may name a program for git to run (fsmonitor): never on the host.
+        "-c",
+        "core.fsmonitor=false",
+        "-c",
+        "core.quotepath=off",
+        ...args,
+      ],
       {
         cwd,
         env: { ...GIT_ENV, ...options.env },
         maxBuffer: 256 * 1024 * 1024,
       },
     );
+    // Always close stdin: a git command that reads it (apply -, hash-object --stdin) must not wait forever.
+    // (git may exit before reading it all: that EPIPE is git's answer, not ours to throw.)
+    pending.child.stdin?.on("error", () => {});
+    if (options.input === undefined) pending.child.stdin?.end();
+    else pending.child.stdin?.end(options.input);
+    const { stdout } = await pending;
     return stdout;
   } catch (err) {
     const e = err as { code?: string; stderr?: string; message: string };
@@ -69,9 +86,26 @@ export async function diffAgainst(dir: string, base: string): Promise<string> {
   }
 }
 
-/** Paths that differ from the index or are untracked (not ignored). */
-export async function dirtyPaths(dir: string): Promise<Set<string>> {
-  const out = await git(dir, ["status", "--porcelain=v1", "-z", "--untracked-files=all"]);
+/**
+ * Paths that differ from the index or are untracked (not ignored). With `gitDir`, git reads that
+ * repository (trusted, e.g. the read-only snapshot's) with `dir` as its work tree, and a scratch copy
+ * of its index — never the workspace's own .git, whose config a sandboxed program can rewrite to make
+ * the host's git run a program of its choosing (core.fsmonitor, filter drivers, core.worktree).
+ */
+export async function dirtyPaths(dir: string, gitDir?: string): Promise<Set<string>> {
+  const args = ["status", "--porcelain=v1", "-z", "--untracked-files=all"];
+  let out: string;
+  if (gitDir === undefined) out = await git(dir, args);
+  else {
+    const scratch = mkdtempSync(join(tmpdir(), "acilab-status-"));
+    try {
+      const index = join(scratch, "index");
+      if (existsSync(join(gitDir, "index"))) copyFileSync(join(gitDir, "index"), index);
+      out = await git(dir, args, { env: { GIT_DIR: gitDir, GIT_WORK_TREE: dir, GIT_INDEX_FILE: index } });
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }
   const paths = new Set<string>();
   const entries = out.split("\0");
   for (let i = 0; i < entries.length; i++) {

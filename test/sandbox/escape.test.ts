@@ -487,4 +487,64 @@ describe.skipIf(!probe.ok)("bwrap sandbox escape attempts", () => {
     await sandbox.close();
     expect(hostProcessesWith(MARK).filter((p) => p !== process.pid)).toEqual([]);
   });
+
+  /** A sandbox with a network allowlist; `run` gets a helper that runs Python in it. */
+  async function withAllowlist(
+    allow: string[],
+    run: (py: (code: string) => Promise<BwrapExecResult>) => Promise<void>,
+  ): Promise<void> {
+    const netSandbox = new BwrapSandbox({ workspace: ws, network: { allow } });
+    try {
+      await run((code) => netSandbox.exec({ argv: ["/usr/bin/python3", "-c", code], timeoutMs: 15_000 }));
+    } finally {
+      await netSandbox.close();
+    }
+  }
+
+  /** Python that sends CONNECT host:port to the sandbox's proxy and prints "<label>: <status line>". */
+  const connectPy = (label: string, target: string) =>
+    `import socket\ns = socket.create_connection(("127.0.0.1", 3128), timeout=5)\ns.sendall(b"CONNECT ${target} HTTP/1.1\\r\\n\\r\\n")\nprint("${label}:", s.recv(200).split(b"\\r\\n")[0].decode())\n`;
+
+  it("38. with a network allowlist, the named port is reached only through the proxy; others get 403", async () => {
+    const before = tcpConnections;
+    await withAllowlist([`127.0.0.1:${tcpPort}`], async (run) => {
+      const r = await run(
+        [
+          tryPy("direct", `import socket\nsocket.create_connection(('127.0.0.1', ${tcpPort}), timeout=3)`),
+          connectPy("other", `127.0.0.1:${udpPort}`),
+          connectPy("proxied", `127.0.0.1:${tcpPort}`),
+        ].join(""),
+      );
+      expect(r.stdout).toMatch(/^direct: BLOCKED ConnectionRefusedError/m);
+      expect(r.stdout).toMatch(/^other: HTTP\/1\.1 403 Forbidden$/m);
+      expect(r.stdout).toMatch(/^proxied: HTTP\/1\.1 200 Connection Established$/m);
+    });
+    expect(tcpConnections).toBe(before + 1); // the proxied connection, nothing else
+  });
+
+  it("39. a name that resolves to the host's loopback (localhost) is refused even when the rule names it", async () => {
+    const before = tcpConnections;
+    await withAllowlist([`localhost:${tcpPort}`], async (run) => {
+      const r = await run(
+        `${connectPy("localhost", `localhost:${tcpPort}`)}${connectPy("decimal", `2130706433:${tcpPort}`)}`,
+      );
+      expect(r.stdout).toMatch(/^localhost: HTTP\/1\.1 403 Forbidden$/m);
+      expect(r.stdout).toMatch(/^decimal: HTTP\/1\.1 403 Forbidden$/m);
+    });
+    expect(tcpConnections).toBe(before);
+  });
+
+  it("40. with a network allowlist, vsock, netlink and packet sockets are still refused", async () => {
+    await withAllowlist(["pypi.org"], async (run) => {
+      const r = await run(
+        [
+          tryPy("vsock", "import socket\nsocket.socket(40, socket.SOCK_STREAM)"),
+          tryPy("netlink", "import socket\nsocket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0)"),
+          tryPy("packet", "import socket\nsocket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)"),
+        ].join(""),
+      );
+      for (const k of ["vsock", "netlink", "packet"])
+        expect(r.stdout).toMatch(new RegExp(`^${k}: BLOCKED .*Operation not permitted`, "m"));
+    });
+  });
 });

@@ -1,12 +1,52 @@
-import { parseNodeTap } from "./node-tap.js";
-import { parsePytest } from "./pytest.js";
-import type { LogParserName, TestStatusMap } from "./types.js";
+import { cargoTestSuiteRan, parseCargoTest } from "./cargo-test.js";
+import { goTestJsonSuiteRan, parseGoTestJson } from "./go-test-json.js";
+import { jestJsonSuiteRan, parseJestJson } from "./jest-json.js";
+import { nodeSpecSuiteRan, parseNodeSpec } from "./node-spec.js";
+import { nodeTapSuiteRan, parseNodeTap } from "./node-tap.js";
+import { parsePytest, pytestSuiteRan } from "./pytest.js";
+import type { LogParserName, SuiteRan, TestStatusMap } from "./types.js";
 
+export { parseCargoTest } from "./cargo-test.js";
+export { parseGoTestJson } from "./go-test-json.js";
+export { findJestReports, parseJestJson } from "./jest-json.js";
+export { lookupStatus } from "./lookup.js";
+export { parseNodeSpec } from "./node-spec.js";
 export { parseNodeTap } from "./node-tap.js";
 export { parsePytest } from "./pytest.js";
-export type { LogParserName, TestStatus, TestStatusMap } from "./types.js";
+export {
+  LOG_PARSER_NAMES,
+  type LogParserName,
+  type SuiteRan,
+  type TestStatus,
+  type TestStatusMap,
+} from "./types.js";
 
+/** Log → per-test statuses, one parser per runner output format. */
 export const LOG_PARSERS: Record<LogParserName, (log: string) => TestStatusMap> = {
   pytest: parsePytest,
   "node-tap": parseNodeTap,
+  "node-spec": parseNodeSpec,
+  "jest-json": parseJestJson,
+  "go-test-json": parseGoTestJson,
+  "cargo-test": parseCargoTest,
 };
+
+const SUITE_RAN: Record<LogParserName, (log: string) => SuiteRan> = {
+  pytest: pytestSuiteRan,
+  "node-tap": nodeTapSuiteRan,
+  "node-spec": nodeSpecSuiteRan,
+  "jest-json": jestJsonSuiteRan,
+  "go-test-json": goTestJsonSuiteRan,
+  "cargo-test": cargoTestSuiteRan,
+};
+
+/**
+ * A positive sign that the suite ran to its end: the runner's own closing summary (pytest's
+ * `=== N passed in Xs ===`, TAP's `# tests N`, spec's `ℹ tests N`, the JSON report's numTotalTests,
+ * go's package-level pass/fail, cargo's `test result:` for every binary). Without it the log proves
+ * nothing — a crash, a timeout, or a conftest that printed PASSED lines and exited — and the grader
+ * should reject it. `why` names the line found, or what was missing.
+ */
+export function suiteRan(parser: LogParserName, log: string): SuiteRan {
+  return SUITE_RAN[parser](log);
+}

@@ -1,37 +1,62 @@
-import { ANSI_ESCAPE, type TestStatusMap } from "./types.js";
+import { cleanLines, record, type SuiteRan, type TestStatusMap } from "./types.js";
 
 /** node's TAP reporter indents each nesting level by four spaces. */
 const INDENT = 4;
 
 /**
+ * A top-level result named after a test file is node reporting that the file itself failed to load
+ * or exited non-zero (node runs each file in its own process): an ERROR, like pytest's collection error.
+ */
+export const TEST_FILE = /(?:^\/|\.(?:[cm]?[jt]s|tsx|jsx)$)/;
+
+/**
  * Parse `node --test --test-reporter=tap` output. Test ids are the names from the outermost
- * `describe` down to the test, joined by " > ". `# SKIP` and `# TODO` directives count as SKIPPED.
+ * `describe` down to the test, joined by " > " (the id scheme of the built-in node tasks).
+ * `# SKIP` and `# TODO` directives count as SKIPPED, whatever the todo test did.
  */
 export function parseNodeTap(log: string): TestStatusMap {
   const statuses: TestStatusMap = new Map();
   const stack: string[] = [];
-  for (const raw of log.split("\n")) {
-    const line = raw.replace(ANSI_ESCAPE, "");
+  for (const line of cleanLines(log)) {
     const subtest = /^(\s*)# Subtest: (.*)$/.exec(line);
     if (subtest) {
       const depth = Math.floor((subtest[1] as string).length / INDENT);
       stack.length = depth;
-      stack[depth] = (subtest[2] as string).trim();
+      stack[depth] = unescapeTap((subtest[2] as string).trim());
       continue;
     }
-    const result = /^(\s*)(not ok|ok) \d+ - (.*?)(?:\s+#\s*(SKIP|TODO)\b.*)?$/i.exec(line);
+    const result = /^(\s*)(not ok|ok) \d+(?: - (.*?))?(?:\s+#\s*(SKIP|TODO)\b.*)?$/i.exec(line);
     if (!result) continue;
     const depth = Math.floor((result[1] as string).length / INDENT);
-    const name = unescapeTap((result[3] as string).trim());
+    const name = unescapeTap((result[3] ?? stack[depth] ?? "").trim());
     const path = [...stack.slice(0, depth), name];
     stack.length = depth;
-    const directive = result[4];
-    const status = directive ? "SKIPPED" : result[2] === "ok" ? "PASSED" : "FAILED";
-    statuses.set(path.join(" > "), status);
+    const failed = result[2] === "not ok";
+    const status = result[4]
+      ? "SKIPPED"
+      : !failed
+        ? "PASSED"
+        : depth === 0 && TEST_FILE.test(name)
+          ? "ERROR"
+          : "FAILED";
+    record(statuses, path.join(" > "), status);
   }
   return statuses;
 }
 
 function unescapeTap(name: string): string {
   return name.replace(/\\#/g, "#").replace(/\\\\/g, "\\");
+}
+
+/** The reporter's closing `# tests N` comment (after the top-level `1..N` plan) ends a complete run. */
+export function nodeTapSuiteRan(log: string): SuiteRan {
+  const lines = cleanLines(log);
+  const tests = lines.map((l) => /^# tests (\d+)$/.exec(l)).findLast((m) => m !== null);
+  if (!tests)
+    return {
+      ran: false,
+      why: "no `# tests N` summary from node's TAP reporter: the run crashed or was cut off",
+    };
+  if (tests[1] === "0") return { ran: false, why: "node's test runner found no tests (# tests 0)" };
+  return { ran: true, why: `node TAP summary: # tests ${tests[1]}` };
 }

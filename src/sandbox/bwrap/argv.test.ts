@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { PROXY_MOUNT, PROXY_PORT, PROXY_URL } from "../net/index.js";
 import { buildBwrapArgs, detectRootLayout, identityFiles, type RootLayout } from "./argv.js";
 
 const dirs: string[] = [];
@@ -102,6 +103,31 @@ describe("buildBwrapArgs", () => {
   it("ends with -- and the argv untouched, so nothing in it is read as a bwrap option", () => {
     const a = args({ argv: ["--bind", "/", "/x"] });
     expect(a.slice(-4)).toEqual(["--", "--bind", "/", "/x"]);
+  });
+
+  it("with a network proxy: mounts its directory read-only, sets the proxy variables and puts the relay first", () => {
+    const a = args({ proxyDir: "/tmp/acilab-net-x", env: { PATH: "/usr/bin", NO_PROXY: "localhost" } });
+    expect(valuesAfter(a, "--ro-bind", 2)).toContainEqual(["/tmp/acilab-net-x", PROXY_MOUNT]);
+    expect(a.indexOf("--remount-ro")).toBeGreaterThan(a.indexOf(PROXY_MOUNT));
+    const env = Object.fromEntries(valuesAfter(a, "--setenv", 2));
+    expect(env).toMatchObject({ HTTP_PROXY: PROXY_URL, HTTPS_PROXY: PROXY_URL, http_proxy: PROXY_URL });
+    expect(env.NO_PROXY).toBe("localhost"); // the caller's value wins over the default
+    const cmd = a.slice(a.indexOf("--") + 1);
+    expect(cmd.slice(0, 4)).toEqual(["/usr/bin/python3", "-I", "-S", "-c"]);
+    expect(cmd.slice(-5)).toEqual([
+      String(PROXY_PORT),
+      `${PROXY_MOUNT}/proxy.sock`,
+      "python3",
+      "-c",
+      "print(1)",
+    ]);
+  });
+
+  it("without one: no proxy mount, no proxy variables, the argv as given", () => {
+    const a = args();
+    expect(a.join(" ")).not.toContain(PROXY_MOUNT);
+    expect(a.join(" ")).not.toMatch(/_PROXY/i);
+    expect(a.slice(a.indexOf("--") + 1)).toEqual(["python3", "-c", "print(1)"]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { existsSync, lstatSync, readdirSync, readlinkSync } from "node:fs";
 import { posix } from "node:path";
+import { forwarderArgv, PROXY_MOUNT, proxyEnvironment } from "../net/index.js";
 
 /** Where the workspace appears inside every sandbox. */
 export const WORKSPACE_MOUNT = "/workspace";
@@ -109,6 +110,11 @@ export interface BwrapArgsSpec {
   env: Record<string, string>;
   argv: string[];
   hostname?: string;
+  /**
+   * Host directory of the network proxy's socket, when the network allowlist is on: mounted read-only
+   * at PROXY_MOUNT, the relay put in front of argv and HTTP(S)_PROXY pointed at it (see ../net/).
+   */
+  proxyDir?: string;
 }
 
 /**
@@ -142,14 +148,19 @@ export function buildBwrapArgs(spec: BwrapArgsSpec): string[] {
   a.push("--size", String(TMPFS_BYTES), "--tmpfs", "/dev/shm");
   a.push("--bind", spec.workspace, WORKSPACE_MOUNT);
   for (const { source, dest } of spec.readOnly) a.push("--ro-bind", source, dest);
+  // Read-only is enough: connect() on a socket needs write permission on the inode, not the mount.
+  if (spec.proxyDir !== undefined) a.push("--ro-bind", spec.proxyDir, PROXY_MOUNT);
   // Everything above is in place: the root itself becomes read-only (its tmpfs children stay writable).
   a.push("--remount-ro", "/");
   a.push("--chdir", spec.cwd);
   a.push("--clearenv");
-  for (const [key, value] of Object.entries(spec.env)) a.push("--setenv", key, value);
+  const proxied = spec.proxyDir !== undefined;
+  // The caller's variables win: a task that needs NO_PROXY wider (or a proxy of its own) can say so.
+  const env = proxied ? { ...proxyEnvironment(), ...spec.env } : spec.env;
+  for (const [key, value] of Object.entries(env)) a.push("--setenv", key, value);
   a.push("--seccomp", String(spec.seccompFd));
   a.push("--json-status-fd", String(spec.statusFd));
-  a.push("--", ...spec.argv);
+  a.push("--", ...(proxied ? forwarderArgv(spec.argv) : spec.argv));
   return a;
 }
 

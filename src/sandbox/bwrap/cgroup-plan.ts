@@ -5,7 +5,7 @@ import type { CgroupHost } from "./cgroup-layout.js";
  * One cgroup per sandbox: memory and pids limits, and a way to kill everything in it at once — the
  * only kill that reaches a `setsid` escapee or a grandchild that re-parented itself. cgroup v2 when
  * the unified hierarchy can hand out memory and pids; otherwise v1 (memory + pids hierarchies), with
- * the unified hierarchy (if mounted, even without controllers) or the v1 freezer for the kill.
+ * the v1 freezer or (without one) the unified hierarchy, even without controllers, for the kill.
  *
  * Each sandbox's directories are created below this process's own cgroup in each hierarchy, never at
  * the root: a sandbox stays inside whatever limits the caller (a systemd unit, a CI job) runs under.
@@ -100,15 +100,18 @@ export function planCgroup(host: CgroupHost, id: string, limits: CgroupLimits): 
   if (dirs.length === 0) return { mode: "none", dirs, parents: [], killer: "signals", warnings };
   let killer: CgroupPlan["killer"] = "signals";
   let killDir: string | undefined;
-  if (v2) {
+  // The v1 freezer first: a process joins a v1 cgroup by writing 0 to its `tasks` file, which the kernel
+  // does without the global threadgroup lock; joining the unified hierarchy (cgroup.procs) takes that
+  // lock, and its first taker after a quiet spell waits out an RCU grace period — ~8 ms per sandbox here.
+  if (host.v1.freezer) {
+    killDir = posix.join(host.v1.freezer, CGROUP_PARENT, id);
+    dirs.push({ path: killDir, writes: [] });
+    killer = "freezer";
+  } else if (v2) {
     // The unified hierarchy tracks processes even with no controllers, and has cgroup.kill (Linux 5.14+).
     killDir = posix.join(v2.dir, CGROUP_PARENT, id);
     dirs.push({ path: killDir, writes: [] });
     killer = "cgroup.kill";
-  } else if (host.v1.freezer) {
-    killDir = posix.join(host.v1.freezer, CGROUP_PARENT, id);
-    dirs.push({ path: killDir, writes: [] });
-    killer = "freezer";
   }
   const plan: CgroupPlan = { mode: "v1", dirs, parents: [], killer, warnings };
   if (killDir !== undefined) plan.killDir = killDir;

@@ -57,7 +57,7 @@ describe("cgroup layout", () => {
 });
 
 describe("planCgroup", () => {
-  it("v1 (this kind of host): memory and pids below our own cgroups, killed through the unified hierarchy", () => {
+  it("v1 (this kind of host): memory and pids below our own cgroups, killed through the v1 freezer", () => {
     const host = resolveCgroupHost(parseMountinfo(HYBRID_MOUNTINFO), parseProcCgroup(HYBRID_CGROUP));
     const plan = planCgroup(
       { ...host, v2: { ...host.v2!, controllers: [], subtreeControl: [] } },
@@ -68,15 +68,23 @@ describe("planCgroup", () => {
     expect(plan.dirs.map((d) => d.path)).toEqual([
       "/sys/fs/cgroup/memory/ci/job-7/acilab/42-1",
       "/sys/fs/cgroup/pids/acilab/42-1",
-      "/sys/fs/cgroup/unified/acilab/42-1",
+      "/sys/fs/cgroup/freezer/acilab/42-1",
     ]);
     expect(plan.dirs[0]!.writes[0]).toEqual({
       file: "memory.limit_in_bytes",
       value: String(512 * 1024 ** 2),
     });
     expect(plan.dirs[1]!.writes).toEqual([{ file: "pids.max", value: "64" }]);
-    expect(plan.killer).toBe("cgroup.kill");
+    expect(plan.killer).toBe("freezer");
     expect(plan.warnings).toEqual([]);
+  });
+
+  it("v1 with a unified hierarchy but no freezer: cgroup.kill on the unified hierarchy", () => {
+    const host = resolveCgroupHost(parseMountinfo(HYBRID_MOUNTINFO), parseProcCgroup(HYBRID_CGROUP));
+    const { freezer: _, ...v1 } = host.v1;
+    const plan = planCgroup({ v1, v2: { ...host.v2!, controllers: [], subtreeControl: [] } }, "42-1", limits);
+    expect(plan.killer).toBe("cgroup.kill");
+    expect(plan.killDir).toBe("/sys/fs/cgroup/unified/acilab/42-1");
   });
 
   it("v1 without a unified hierarchy freezes to kill", () => {
@@ -173,7 +181,12 @@ async function populate(cg: SandboxCgroup): Promise<void> {
 
 describe.skipIf(!writable)("SandboxCgroup on this host", () => {
   const kinds: Array<[string, boolean, () => CgroupHost]> = [
-    ["the host's best (here: cgroup.kill on the unified hierarchy)", true, () => host],
+    ["the host's best (here: the v1 freezer)", true, () => host],
+    [
+      "cgroup.kill on the unified hierarchy",
+      host.v2 !== undefined,
+      () => ({ v1: { memory: host.v1.memory, pids: host.v1.pids }, v2: host.v2 }) as CgroupHost,
+    ],
     ["the v1 freezer", host.v1.freezer !== undefined, () => ({ v1: host.v1 })],
     [
       "signals alone (pids hierarchy only)",

@@ -1,15 +1,16 @@
-import type { ChildProcess } from "node:child_process";
 import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, posix, resolve } from "node:path";
 import { resolveInside } from "../../workspace/index.js";
 import { drain, killGroup, OutputCapture } from "../child.js";
+import { type NetDecision, type NetworkPolicy, SandboxNetwork } from "../net/index.js";
 import { DEFAULT_LIMITS, DEFAULT_OUTPUT_LIMIT, sandboxEnvironment } from "../process.js";
 import type { ExecRequest, ExecResult, ResourceLimits, Sandbox } from "../types.js";
 import { buildBwrapArgs, detectRootLayout, INSIDE_HOME, type RootLayout, WORKSPACE_MOUNT } from "./argv.js";
 import { SandboxCgroup } from "./cgroup.js";
 import { prepareEtc } from "./etc.js";
-import { FD_SECCOMP, FD_STATUS, launch, setupFailure } from "./launch.js";
+import { FD_SECCOMP, FD_STATUS, type Launched, launch, setupFailure } from "./launch.js";
 import { adoptTree, assertReachable, type HostIdentity, sandboxIdentity } from "./owner.js";
+import { phase } from "./phases.js";
 import { defaultSeccompFilter } from "./seccomp.js";
 
 /**
@@ -29,8 +30,12 @@ export interface BwrapSandboxOptions {
   memoryBytes?: number;
   /** cgroup pids limit (default limits.processes). */
   pids?: number;
-  /** Only "none" (loopback inside the sandbox's own network namespace) exists today. */
-  network?: "none";
+  /**
+   * "none" (default): the sandbox's own loopback only. `{ allow: ["pypi.org", "*.example.com",
+   * "10.0.0.5:3142"] }`: those hosts too, through an HTTP proxy (HTTP_PROXY/HTTPS_PROXY are set);
+   * everything else gets 403. See src/sandbox/net/.
+   */
+  network?: NetworkPolicy;
   /** Host uid/gid to run as when acilab runs as root (default SANDBOX_UID/GID). */
   uid?: number;
   gid?: number;
@@ -86,7 +91,8 @@ export class BwrapSandbox implements Sandbox {
   /** Processes allowed at once: the pids cgroup's limit, or RLIMIT_NPROC without one. */
   private readonly pids: number;
   private readonly layout: { root: RootLayout; etc: string };
-  private readonly running = new Set<ChildProcess>();
+  private readonly running = new Set<Launched["child"]>();
+  private readonly net: SandboxNetwork;
   private closed = false;
 
   constructor(options: BwrapSandboxOptions) {
@@ -94,6 +100,7 @@ export class BwrapSandbox implements Sandbox {
     if (!statSync(this.workspace).isDirectory())
       throw new Error(`sandbox: workspace ${this.workspace} is not a directory`);
     this.identity = sandboxIdentity(options);
+    this.net = new SandboxNetwork(options.network, this.identity.switched ? this.identity : undefined);
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.env = options.env ?? {};
     this.readOnly = (options.readOnlyBinds ?? []).map((p) => {
@@ -124,6 +131,7 @@ export class BwrapSandbox implements Sandbox {
     if (!cwd.ok) throw new Error(`sandbox: working directory refused: ${cwd.error}`);
     const capture = new OutputCapture(request.outputLimit ?? DEFAULT_OUTPUT_LIMIT);
     const before = { oom: this.cgroup?.oomKills() ?? 0, forks: this.cgroup?.forksRefused() ?? 0 };
+    const proxyDir = await this.net.dir();
 
     const args = buildBwrapArgs({
       layout: this.layout.root,
@@ -137,29 +145,25 @@ export class BwrapSandbox implements Sandbox {
       // Without a pids cgroup, RLIMIT_NPROC is the bound. Set inside the sandbox's user namespace it
       // counts only the sandbox's processes (ucounts); set outside, it would count all of the user's.
       argv: this.cgroup ? request.argv : ["/usr/bin/prlimit", `--nproc=${this.pids}`, "--", ...request.argv],
+      ...(proxyDir !== undefined ? { proxyDir } : {}),
     });
     const run = await launch({
       command: ["bwrap", ...args],
       limits: this.limits,
       channel: request.channel !== undefined,
       identity: this.identity,
+      // The started process joins the cgroup itself before it becomes bwrap: no round trip through here.
+      join: this.cgroup?.joinFiles ?? [],
+      seccomp: defaultSeccompFilter(this.net.enabled),
     });
     const { child, pgid, fd } = run;
     this.running.add(child);
-    try {
-      if (this.closed) throw new Error("closed while starting");
-      this.cgroup?.place(pgid);
-    } catch (err) {
-      killGroup(pgid);
-      this.running.delete(child);
-      run.dispose();
-      throw new Error(`sandbox: could not put the sandbox in its cgroup: ${(err as Error).message}`);
-    }
-    run.release(defaultSeccompFilter());
+    if (this.closed) killGroup(pgid); // closed while starting: the exit below reports it
 
     let status = "";
     fd(FD_STATUS)?.setEncoding("utf8");
     fd(FD_STATUS)?.on("data", (d: string) => {
+      if (status === "") phase("bwrap cloned"); // its first report, the child's pid, comes after clone()
       status += d;
     });
     capture.attach(child, request.stdin);
@@ -187,10 +191,12 @@ export class BwrapSandbox implements Sandbox {
       },
     );
     clearTimeout(timer);
+    phase("program exited");
     killGroup(pgid);
     // Nothing of this exec may outlive it: its pid namespace is already dying; the sweep makes sure.
     await timeoutKill;
     await this.cgroup?.killAll(alone);
+    phase("cgroup swept");
     await drain(child.stdout, child.stderr, fd(FD_STATUS));
     run.dispose();
     this.running.delete(child);
@@ -213,6 +219,13 @@ export class BwrapSandbox implements Sandbox {
     this.closed = true;
     for (const child of this.running) killGroup(child.pid);
     const left = (await this.cgroup?.destroy()) ?? [];
+    phase("cgroup removed");
     for (const w of left) warnOnce(`bwrap sandbox: ${w}`);
+    await this.net.close();
+  }
+
+  /** The network proxy's allow/refuse decisions so far, oldest first (empty for network "none"). */
+  networkLog(): NetDecision[] {
+    return this.net.decisions();
   }
 }

@@ -6,6 +6,7 @@ import {
   AUDIT_ARCH_AARCH64,
   AUDIT_ARCH_X86_64,
   buildSeccompFilter,
+  defaultSeccompFilter,
   ENOSYS,
   EPERM,
   retErrno,
@@ -132,6 +133,31 @@ describe("seccomp filter", () => {
       SECCOMP_RET_KILL_PROCESS,
     );
     expect(run(filter, { arch: AUDIT_ARCH_AARCH64, nr: 0x40000000 })).toBe(SECCOMP_RET_ALLOW);
+  });
+
+  it("with loopbackInet (network allowlist on) allows inet and inet6 but still refuses vsock, netlink and packet", () => {
+    for (const strict of [
+      buildSeccompFilter(),
+      buildSeccompFilter({ loopbackInet: false }),
+      defaultSeccompFilter(),
+    ])
+      for (const family of [AF_INET, AF_INET6])
+        expect(run(strict, { arch: AUDIT_ARCH_X86_64, nr: X86.socket, args: [family] })).toBe(
+          retErrno(EPERM),
+        );
+    for (const proxied of [buildSeccompFilter({ loopbackInet: true }), defaultSeccompFilter(true)]) {
+      for (const t of [X86, ARM]) {
+        const call = (nr: number, family: number) => run(proxied, { arch: t.arch, nr, args: [family, 1, 0] });
+        for (const family of [AF_UNIX, AF_INET, AF_INET6])
+          expect(call(t.socket, family)).toBe(SECCOMP_RET_ALLOW);
+        for (const family of [AF_NETLINK, AF_PACKET, AF_VSOCK, 38, 44])
+          expect(call(t.socket, family)).toBe(retErrno(EPERM));
+        // The rest of the policy does not move: no new namespaces, no ptrace.
+        expect(call(t.unshare, CLONE_NEWNET)).toBe(retErrno(EPERM));
+        expect(call(t.denied.ptrace!, 0)).toBe(retErrno(EPERM));
+      }
+    }
+    expect(defaultSeccompFilter(true)).not.toEqual(defaultSeccompFilter());
   });
 
   it("can allow inet sockets for a future loopback-only policy", () => {

@@ -42,6 +42,13 @@ export interface SeccompPolicy {
    * own loopback), netlink, packet, vsock and every other family fail with EPERM.
    */
   socketFamilies?: readonly number[];
+  /**
+   * Also allow AF_INET and AF_INET6: the network allowlist is on, and programs reach its proxy at
+   * 127.0.0.1 (see ../net/). The sandbox's network namespace has only its own loopback, so these
+   * sockets reach nothing else; vsock and netlink — which would reach past the namespace — stay
+   * refused. Ignored when `socketFamilies` is given.
+   */
+  loopbackInet?: boolean;
 }
 
 /** One classic-BPF instruction; `jt`/`jf` may name a label until assembled. */
@@ -132,7 +139,7 @@ function assemble(program: Insn[]): Buffer {
  * aarch64 section (so one program serves both hosts), kill on any other arch.
  */
 export function buildSeccompFilter(policy: SeccompPolicy = {}): Buffer {
-  const families = policy.socketFamilies ?? [AF_UNIX];
+  const families = policy.socketFamilies ?? (policy.loopbackInet ? [AF_UNIX, AF_INET, AF_INET6] : [AF_UNIX]);
   const program: Insn[] = [load(OFFSET_ARCH)];
   SYSCALL_TABLES.forEach((t, i) => {
     program.push(jeq(t.arch, `a${i}start`));
@@ -151,9 +158,16 @@ export function buildSeccompFilter(policy: SeccompPolicy = {}): Buffer {
   return assemble(program);
 }
 
-let cached: Buffer | undefined;
-/** The default filter, built once per process (it never changes). */
-export function defaultSeccompFilter(): Buffer {
-  cached ??= buildSeccompFilter();
-  return cached;
+const cached = new Map<boolean, Buffer>();
+/**
+ * The sandbox's filter, built once per process for each network mode (it never changes): AF_UNIX
+ * only, or with `loopbackInet` (network allowlist on) AF_INET/AF_INET6 as well.
+ */
+export function defaultSeccompFilter(loopbackInet = false): Buffer {
+  let filter = cached.get(loopbackInet);
+  if (!filter) {
+    filter = buildSeccompFilter({ loopbackInet });
+    cached.set(loopbackInet, filter);
+  }
+  return filter;
 }

@@ -1,9 +1,11 @@
 import { ProcessSandbox } from "../process.js";
+import { openRunsc } from "../runsc/open.js";
 import type { Sandbox } from "../types.js";
 import { probeBwrap } from "./detect.js";
 import { BwrapSandbox, type BwrapSandboxOptions } from "./sandbox.js";
 
-export type BackendChoice = "auto" | "bwrap" | "process";
+/** "runsc" (gVisor) is the strongest backend and the slowest to start: chosen only by name, never by "auto". */
+export type BackendChoice = "auto" | "bwrap" | "process" | "runsc";
 
 /**
  * The sandbox acilab runs commands in: bwrap where it works (probed once per process), otherwise the
@@ -15,16 +17,25 @@ export async function openSandbox(
 ): Promise<{ sandbox: Sandbox; warning?: string }> {
   const { backend = "auto", ...rest } = options;
   if (backend === "process") return { sandbox: processSandbox(rest), warning: PROCESS_WARNING };
+  if (backend === "runsc") return { sandbox: openRunsc(rest) };
   const probe = await probeBwrap();
   if (probe.ok) return { sandbox: new BwrapSandbox(rest) };
   if (backend === "bwrap") throw new Error(`sandbox: the bwrap backend cannot run here: ${probe.reason}`);
-  return { sandbox: processSandbox(rest), warning: `${PROCESS_WARNING} (bwrap: ${probe.reason})` };
+  return {
+    sandbox: processSandbox(rest, probe.reason),
+    warning: `${PROCESS_WARNING} (bwrap: ${probe.reason})`,
+  };
 }
 
 const PROCESS_WARNING =
   "commands run in the process backend: rlimits and an empty environment only — no filesystem, network or process isolation";
 
-function processSandbox(options: BwrapSandboxOptions): ProcessSandbox {
+function processSandbox(options: BwrapSandboxOptions, bwrapReason?: string): ProcessSandbox {
+  // The process backend shares the host's network: an allowlist there would be a promise it cannot keep.
+  if (options.network !== undefined && options.network !== "none")
+    throw new Error(
+      `sandbox: the process backend cannot enforce a network allowlist (it has the host's whole network)${bwrapReason ? `, and bwrap cannot run here: ${bwrapReason}` : ""} — use the bwrap backend, or drop --allow-net`,
+    );
   return new ProcessSandbox({
     workspace: options.workspace,
     ...(options.limits ? { limits: options.limits } : {}),

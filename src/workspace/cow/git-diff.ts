@@ -1,6 +1,6 @@
 import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { git } from "../git.js";
 
 /**
@@ -21,6 +21,10 @@ export async function gitDiffAgainstBase(
 ): Promise<string> {
   const scratch = await mkdtemp(join(tmpdir(), "acilab-gitdiff-"));
   const env = {
+    // The snapshot's repository (read-only, ours), not the checkout's .git: a sandboxed program can
+    // rewrite that one's config to make the host's git run its programs (see dirtyPaths in git.ts).
+    GIT_DIR: dirname(snapshot.objects),
+    GIT_WORK_TREE: root,
     GIT_INDEX_FILE: join(scratch, "index"),
     GIT_OBJECT_DIRECTORY: join(scratch, "objects"),
     GIT_ALTERNATE_OBJECT_DIRECTORIES: snapshot.objects,
@@ -30,7 +34,7 @@ export async function gitDiffAgainstBase(
     if (snapshot.index === undefined) await git(root, ["read-tree", base], { env });
     else await copyFile(snapshot.index, env.GIT_INDEX_FILE);
     await git(root, ["add", "-A"], { env });
-    return await git(root, ["diff", "--cached", "--binary", base], { env });
+    return await git(root, ["diff", "--cached", "--binary", "--no-ext-diff", "--no-textconv", base], { env });
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

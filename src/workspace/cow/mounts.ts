@@ -11,6 +11,7 @@ import { readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { isWithin } from "../paths.js";
 import { BinaryMounter, HelperMounter, MOUNT_ENV, MountCallError, type Mounter } from "./mounters.js";
 import { mountsUnder, readMountInfo } from "./mountinfo.js";
 
@@ -179,6 +180,15 @@ export async function unmount(target: string, options: { lazy: boolean }): Promi
     live.delete(target);
     return { detached: true };
   }
+}
+
+/**
+ * Detach `target` and every mount below it with one umount2(MNT_DETACH) — it takes the whole subtree —
+ * for a teardown that owns all of them (a checkout's tmpfs with its overlay inside).
+ */
+export async function detachTree(target: string): Promise<void> {
+  await call(`detaching ${target}`, target, (m) => m.unmount(target, true));
+  for (const t of [...live.keys()]) if (isWithin(target, t)) live.delete(t);
 }
 
 /** Remove a directory tree, unmounting anything mounted inside it first so rm never walks into a mount. */

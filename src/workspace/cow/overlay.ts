@@ -1,8 +1,8 @@
-import { chmod, chown, mkdir, rm, stat } from "node:fs/promises";
+import { chmod, chown, mkdir, rm, rmdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { diffOverlay, type WorkspaceDiff } from "./diff.js";
 import { gitDiffAgainstBase } from "./git-diff.js";
-import { mountOverlay, mountTmpfs, type OverlayLayers, removeTree, unmount } from "./mounts.js";
+import { detachTree, mountOverlay, mountTmpfs, type OverlayLayers, removeTree, unmount } from "./mounts.js";
 import type { Checkout, CheckoutContext, UpperStorage } from "./types.js";
 
 /**
@@ -36,8 +36,11 @@ export class OverlayCheckout implements Checkout {
   ): Promise<OverlayCheckout> {
     const checkout = new OverlayCheckout(ctx, upper);
     try {
+      // A tmpfs upper is mounted over the whole checkout directory, so the merged root's mount point
+      // and the layers are made and removed in memory: on the host disk (ext4 with discard here) each
+      // mkdir/rmdir pair cost ~1 ms and an rm -rf of the layers ~30 ms, measured.
+      if (upper === "tmpfs") await mountTmpfs(ctx.dir, tmpfsBytes);
       await Promise.all([mkdir(checkout.root), mkdir(checkout.layersDir)]);
-      if (upper === "tmpfs") await mountTmpfs(checkout.layersDir, tmpfsBytes);
       await checkout.mountFresh();
     } catch (err) {
       await removeTree(ctx.dir).catch(() => undefined);
@@ -109,9 +112,14 @@ export class OverlayCheckout implements Checkout {
     this.disposing ??= (async () => {
       try {
         await Promise.all(this.trash);
-        if (this.current) await unmount(this.root, { lazy: true });
-        this.current = undefined;
-        await removeTree(this.ctx.dir);
+        if (this.upper === "tmpfs") {
+          this.current = undefined;
+          await dropTmpfs(this.ctx.dir);
+        } else {
+          if (this.current) await unmount(this.root, { lazy: true });
+          this.current = undefined;
+          await removeTree(this.ctx.dir);
+        }
       } finally {
         this.ctx.onDispose(this);
       }
@@ -129,4 +137,18 @@ async function removeLayers(layers: OverlayLayers): Promise<void> {
     rm(layers.upper, { recursive: true, force: true }),
     rm(layers.work, { recursive: true, force: true }),
   ]);
+}
+
+/**
+ * Detach the tmpfs a checkout lives in together with the overlay inside it (one call), and remove its
+ * then empty mount point with one rmdir, which cannot reach into a mount; anything unexpected goes the
+ * long way (removeTree unmounts whatever is below).
+ */
+async function dropTmpfs(dir: string): Promise<void> {
+  try {
+    await detachTree(dir);
+    await rmdir(dir);
+  } catch {
+    await removeTree(dir);
+  }
 }

@@ -139,7 +139,8 @@ describe.skipIf(!canOverlay)("overlay checkouts", () => {
   it("keeps a tmpfs upper layer to its size cap", async () => {
     const s = await snap(makeSourceTree(scratch), { scratchDir: scratch });
     const c = await s.checkout({ upper: "tmpfs", tmpfsBytes: 1024 * 1024 });
-    const layers = readMountInfo().find((m) => c.layers && m.target === join(c.layers.upper, ".."));
+    // The tmpfs holds the whole checkout directory: layers and the merged root's mount point.
+    const layers = readMountInfo().find((m) => c.layers && m.target === join(c.layers.upper, "..", ".."));
     expect(layers?.fsType).toBe("tmpfs");
     expect(layers?.mountOptions).toEqual(expect.arrayContaining(["nosuid", "nodev"]));
     writeFileSync(join(c.root, "small.bin"), Buffer.alloc(256 * 1024));

@@ -1,5 +1,5 @@
 import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
-import { appendFile, mkdir, mkdtemp } from "node:fs/promises";
+import { appendFile, chmod, mkdir, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -36,6 +36,7 @@ export async function prepareSnapshot(sourceDir: string, options: SnapshotOption
   await sweepStaleWorkspaces(scratch);
   const home = await mkdtemp(join(scratch, `${HOME_PREFIX}${process.pid}-`));
   ownDirectory(home);
+  if (options.traversable) await chmod(home, 0o711);
   try {
     const { lower, base } = options.prepared
       ? await usePrepared(sourceDir)

@@ -65,6 +65,11 @@ export interface SnapshotOptions {
   mode?: "auto" | "copy";
   /** Defaults for every checkout. */
   checkout?: CheckoutOptions;
+  /**
+   * Let other users pass through (not list) the scratch folder, mode 0711: a sandbox that runs as
+   * another uid must reach the checkouts below it. Default false (0700).
+   */
+  traversable?: boolean;
 }
 
 /** What a snapshot hands each checkout it makes. */

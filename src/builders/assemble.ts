@@ -1,0 +1,138 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import type { TestStatus } from "../eval/index.js";
+import type { Instance } from "../swebench/types.js";
+import type { TestSetup } from "./detect.js";
+import { findTest, hideTests, testBody, testRef } from "./hide-tests.js";
+import type { FailingTest } from "./issue.js";
+import { isAgentFile, languageOf } from "./paths.js";
+import { parse } from "./treesitter.js";
+import type { TestRun, WorkRepo } from "./workdir.js";
+
+const PASS: ReadonlySet<TestStatus> = new Set(["PASSED", "XFAIL"]);
+const OK_BROKEN: ReadonlySet<TestStatus> = new Set(["PASSED", "XFAIL", "SKIPPED"]);
+
+/**
+ * FAIL_TO_PASS: passing with the code as it should be and failing (or missing) with the bug in;
+ * PASS_TO_PASS: passing in both. Tests failing in both say nothing about this bug and are left out.
+ */
+export function splitTests(good: TestRun, broken: TestRun): { f2p: string[]; p2p: string[] } {
+  const f2p: string[] = [];
+  const p2p: string[] = [];
+  // node's runner reports each describe() as a test too: a suite is not a test of its own.
+  const ids = [...good.statuses.keys()];
+  const suites = new Set(ids.filter((id) => ids.some((other) => other.startsWith(`${id} > `))));
+  for (const [id, status] of good.statuses) {
+    if (!PASS.has(status) || suites.has(id)) continue;
+    const after = broken.statuses.get(id);
+    if (after !== undefined && OK_BROKEN.has(after)) {
+      if (after === "PASSED") p2p.push(id);
+    } else f2p.push(id);
+  }
+  return { f2p, p2p };
+}
+
+/** Why a run cannot be trusted as a baseline, or undefined. */
+export function unusableRun(run: TestRun): string | undefined {
+  if (run.timedOut) return "the test run timed out";
+  if (run.statuses.size === 0) {
+    const tail = run.log.trim().split("\n").slice(-2).join(" ").slice(0, 160);
+    return `no test results in the log (exit ${run.exitCode ?? "signal"}): ${tail || "no output"}`;
+  }
+  return undefined;
+}
+
+/** Delete AGENTS.md / CLAUDE.md anywhere in the working tree. */
+export async function dropAgentFiles(work: WorkRepo): Promise<string[]> {
+  const dropped = (await work.files()).filter(isAgentFile);
+  for (const f of dropped) rmSync(join(work.dir, f), { force: true });
+  return dropped;
+}
+
+/** Remove the FAIL_TO_PASS tests from the visible test files; returns the ids that could not be found. */
+export async function hideFailing(
+  work: WorkRepo,
+  setup: TestSetup,
+  testFiles: readonly string[],
+  ids: readonly string[],
+): Promise<string[]> {
+  const refs = ids.map((id) => ({ id, ref: testRef(id, setup.logParser) }));
+  const found = new Set<string>();
+  for (const file of testFiles) {
+    const lang = languageOf(file);
+    const path = join(work.dir, file);
+    if (!lang || !existsSync(path)) continue;
+    const mine = refs.filter((r) => r.ref.file === undefined || r.ref.file === file);
+    if (mine.length === 0) continue;
+    const source = readFileSync(path, "utf8");
+    const result = await hideTests(
+      lang,
+      file,
+      source,
+      mine.map((r) => r.ref),
+    );
+    if (result.removed.length === 0) continue;
+    writeFileSync(path, result.source);
+    for (const r of mine) if (result.removed.includes(r.ref)) found.add(r.id);
+  }
+  return ids.filter((id) => !found.has(id));
+}
+
+/** Each test's body as the working tree has it, for the issue's reproduction. */
+export async function failingTests(
+  work: WorkRepo,
+  setup: TestSetup,
+  testFiles: readonly string[],
+  ids: readonly string[],
+): Promise<FailingTest[]> {
+  const out: FailingTest[] = [];
+  for (const id of ids) {
+    const ref = testRef(id, setup.logParser);
+    let body: string | undefined;
+    for (const file of ref.file ? [ref.file] : testFiles) {
+      const lang = languageOf(file);
+      const path = join(work.dir, file);
+      if (!lang || !existsSync(path)) continue;
+      const root = await parse(lang, file, readFileSync(path, "utf8"));
+      const node = root && findTest(root, lang, ref);
+      const b = node && testBody(node, lang);
+      if (b) {
+        // The node's text starts at its first character: give its first line back its indent.
+        body = " ".repeat(b.startPosition.column) + b.text;
+        break;
+      }
+    }
+    out.push({ id, body });
+  }
+  return out;
+}
+
+/** Where the task repository goes for an instances file: `<stem>.bundle` beside it. */
+export function bundlePathFor(outFile: string): string {
+  const file = resolve(outFile);
+  return join(dirname(file), `${basename(file).replace(/\.jsonl?$/, "")}.bundle`);
+}
+
+/**
+ * Write the instances (JSONL) and the bundle holding their base commits; each instance's repo_path
+ * is set to the bundle's path relative to the instances file's folder.
+ */
+export async function writeInstances(
+  outFile: string,
+  work: WorkRepo,
+  instances: Instance[],
+): Promise<string> {
+  const file = resolve(outFile);
+  mkdirSync(dirname(file), { recursive: true });
+  const bundle = bundlePathFor(file);
+  rmSync(bundle, { force: true });
+  await work.bundle(
+    bundle,
+    instances.map((i) => i.instance_id),
+  );
+  const rel = relative(dirname(file), bundle);
+  for (const i of instances) i.repo_path = rel;
+  const lines = instances.map((i) => JSON.stringify(i));
+  writeFileSync(file, lines.length > 0 ? `${lines.join("\n")}\n` : "");
+  return bundle;
+}

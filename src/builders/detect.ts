@@ -1,0 +1,103 @@
+import type { LogParserName } from "../eval/index.js";
+import { tsxLoaderPath } from "../tasks/index.js";
+import { git } from "../workspace/index.js";
+import { type BuilderLanguage, isTestModule, languageOf } from "./paths.js";
+
+/** How a repository's tests run: an argv prefix the test files are appended to, and how to read the log. */
+export interface TestSetup {
+  language: BuilderLanguage;
+  logParser: LogParserName;
+  /** argv run from the repository root; the test files to run are appended. May hold `{tsx}`. */
+  command: string[];
+  /** Every test module of the repository's language (repository-relative). */
+  testFiles: string[];
+  /** One line for a person: what was detected and why. */
+  how: string;
+}
+
+export interface TestCommandOverride {
+  /** A shell command line; the test files are passed to it as "$@". */
+  command: string;
+  logParser?: LogParserName;
+}
+
+const PYTEST = ["python3", "-m", "pytest", "-rA", "-p", "no:cacheprovider"];
+const NODE_TAP = ["node", "--test", "--test-reporter=tap"];
+const NODE_TAP_TS = ["node", "--import", "{tsx}", "--test", "--test-reporter=tap"];
+
+export class NoTestCommandError extends Error {}
+
+/**
+ * Pick the test command: `--test-command` wins; else pytest for a Python repository and node's test
+ * runner for a package.json one (through tsx when its tests are TypeScript). `files` is the
+ * repository's tracked file list.
+ */
+export function detectTestSetup(
+  repoDir: string,
+  files: readonly string[],
+  override?: TestCommandOverride,
+): TestSetup {
+  const tests = (lang: BuilderLanguage) => files.filter((f) => isTestModule(f) && languageOf(f) === lang);
+  const py = tests("python");
+  const ts = tests("typescript");
+  const js = tests("javascript");
+  const hasPackageJson = files.includes("package.json");
+  const nodeTests = ts.length > 0 ? ts : js;
+  const pythonWins = py.length > 0 && (!hasPackageJson || py.length >= nodeTests.length);
+  if (override) {
+    const parser = override.logParser ?? (/\bpytest\b/.test(override.command) ? "pytest" : "node-tap");
+    const language: BuilderLanguage =
+      parser === "pytest" ? "python" : ts.length > 0 ? "typescript" : "javascript";
+    return {
+      language,
+      logParser: parser,
+      command: ["bash", "-c", `${override.command} "$@"`, "run_tests"],
+      testFiles: language === "python" ? py : nodeTests,
+      how: `--test-command given (log parser ${parser})`,
+    };
+  }
+  if (pythonWins)
+    return {
+      language: "python",
+      logParser: "pytest",
+      command: PYTEST,
+      testFiles: py,
+      how: `pytest: ${py.length} Python test module(s)`,
+    };
+  if (hasPackageJson && nodeTests.length > 0) {
+    const typescript = ts.length > 0;
+    return {
+      language: typescript ? "typescript" : "javascript",
+      logParser: "node-tap",
+      command: typescript ? NODE_TAP_TS : NODE_TAP,
+      testFiles: nodeTests,
+      how: `node --test (tap reporter${typescript ? ", tsx loader" : ""}): ${nodeTests.length} test file(s)`,
+    };
+  }
+  throw new NoTestCommandError(
+    `no test command found in ${repoDir}: no Python test modules (test_*.py, *_test.py) and no package.json ` +
+      'with *.test.ts/*.test.js files — pass --test-command "…" (test files are appended as arguments) and --log-parser pytest|node-tap',
+  );
+}
+
+/** The argv that runs `files`, with acilab's placeholders (`{tsx}`) resolved for this machine. */
+export function testArgv(setup: Pick<TestSetup, "command">, files: readonly string[]): string[] {
+  return resolvePlaceholders([...setup.command, ...files]);
+}
+
+export function resolvePlaceholders(argv: readonly string[]): string[] {
+  return argv.map((a) => (a.includes("{tsx}") ? a.replaceAll("{tsx}", tsxLoaderPath()) : a));
+}
+
+/** Detect the test setup of the repository at `repo` from the files its HEAD tracks. */
+export async function detectRepo(repo: string, override?: TestCommandOverride): Promise<TestSetup> {
+  let listing: string;
+  try {
+    listing = await git(repo, ["ls-tree", "-r", "--name-only", "-z", "HEAD"]);
+  } catch (err) {
+    throw new Error(
+      `cannot read ${repo} as a git repository with a commit (${(err as Error).message.split("\n")[0]}) — give --repo a git checkout`,
+    );
+  }
+  return detectTestSetup(repo, listing.split("\0").filter(Boolean), override);
+}

@@ -1,0 +1,59 @@
+import { isSourcePath, isTestPath } from "./paths.js";
+import type { WorkRepo } from "./workdir.js";
+
+export interface CommitChange {
+  sha: string;
+  date: string;
+  subject: string;
+  /** Files the commit changed, with added + deleted lines (binary files count 0). */
+  files: { path: string; lines: number }[];
+}
+
+/** A commit that changes tests and source: a fix, in the sense mirroring needs. */
+export interface FixCommit extends CommitChange {
+  sourceFiles: string[];
+  testFiles: string[];
+  sourceLines: number;
+}
+
+/**
+ * The last `max` non-merge commits on HEAD's first-parent line, newest first, with the files each
+ * changed — one `git log --numstat` call, so walking 700 commits costs one process.
+ */
+export async function recentCommits(work: WorkRepo, max: number): Promise<CommitChange[]> {
+  const out = await work.git([
+    "log",
+    "--first-parent",
+    "--no-merges",
+    "--no-renames",
+    `--max-count=${max}`,
+    "--numstat",
+    "--format=%x00%H%x09%cI%x09%P%x09%s",
+    "HEAD",
+  ]);
+  const commits: CommitChange[] = [];
+  for (const chunk of out.split("\0").slice(1)) {
+    const [header = "", ...rest] = chunk.split("\n");
+    const [sha = "", date = "", parents = "", ...subject] = header.split("\t");
+    if (parents.trim() === "") continue; // a root commit has nothing to reverse against
+    const files = rest
+      .map((l) => /^(\d+|-)\t(\d+|-)\t(.+)$/.exec(l))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => ({ path: m[3] as string, lines: (Number(m[1]) || 0) + (Number(m[2]) || 0) }));
+    commits.push({ sha, date, subject: subject.join("\t"), files });
+  }
+  return commits;
+}
+
+/** The commit as a fix (changes tests and source), or undefined for everything else. */
+export function asFix(commit: CommitChange): FixCommit | undefined {
+  const sourceFiles = commit.files.filter((f) => isSourcePath(f.path));
+  const testFiles = commit.files.filter((f) => isTestPath(f.path));
+  if (sourceFiles.length === 0 || testFiles.length === 0) return undefined;
+  return {
+    ...commit,
+    sourceFiles: sourceFiles.map((f) => f.path),
+    testFiles: testFiles.map((f) => f.path),
+    sourceLines: sourceFiles.reduce((n, f) => n + f.lines, 0),
+  };
+}

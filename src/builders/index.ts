@@ -1,0 +1,21 @@
+export { splitTests } from "./assemble.js";
+export {
+  detectRepo,
+  detectTestSetup,
+  NoTestCommandError,
+  resolvePlaceholders,
+  type TestCommandOverride,
+  type TestSetup,
+} from "./detect.js";
+export { leak, patchSecrets, problemStatement } from "./issue.js";
+export {
+  type BuildReport,
+  type CandidateOutcome,
+  DEFAULT_MAX_COMMITS,
+  DEFAULT_MAX_SRC_LINES,
+  type MirrorOptions,
+  mirror,
+} from "./mirror.js";
+export { type Mutation, type MutationKind, mutationSites } from "./mutate.js";
+export { DEFAULT_SYNTH_MAX, type SynthOptions, seededRandom, synth } from "./synth.js";
+export { type InstanceRun, runInstance } from "./verify.js";

@@ -1,0 +1,55 @@
+import { posix } from "node:path";
+
+export type BuilderLanguage = "python" | "typescript" | "javascript";
+
+/** Agent instruction files: a task's checkout must not carry the maintainers' notes to agents. */
+export const AGENT_FILES: ReadonlySet<string> = new Set(["AGENTS.md", "CLAUDE.md"]);
+
+const SOURCE_EXTENSIONS: Record<string, BuilderLanguage> = {
+  ".py": "python",
+  ".ts": "typescript",
+  ".tsx": "typescript",
+  ".mts": "typescript",
+  ".cts": "typescript",
+  ".js": "javascript",
+  ".jsx": "javascript",
+  ".mjs": "javascript",
+  ".cjs": "javascript",
+};
+
+/** The language of a code file by its extension, or undefined for docs, data and config. */
+export function languageOf(path: string): BuilderLanguage | undefined {
+  return SOURCE_EXTENSIONS[posix.extname(path)];
+}
+
+/**
+ * A test file by the conventions SPEC §5 lists for touches_tests: a `test`/`tests`/`__tests__`
+ * folder, `test_*.py`, `*_test.py`, `conftest.py`, `*.test.*`, `*.spec.*`.
+ */
+export function isTestPath(path: string): boolean {
+  const parts = path.split("/");
+  const base = parts[parts.length - 1] ?? "";
+  if (parts.slice(0, -1).some((p) => p === "test" || p === "tests" || p === "__tests__")) return true;
+  return (
+    /^test_.*\.py$/.test(base) ||
+    /_test\.py$/.test(base) ||
+    base === "conftest.py" ||
+    /\.(test|spec)\.[cm]?[jt]sx?$/.test(base)
+  );
+}
+
+/** A file whose test functions a runner collects (conftest.py and helpers in tests/ hold none). */
+export function isTestModule(path: string): boolean {
+  const base = posix.basename(path);
+  if (base.endsWith(".py")) return /^test_.*\.py$/.test(base) || /_test\.py$/.test(base);
+  return /\.(test|spec)\.[cm]?[jt]sx?$/.test(base);
+}
+
+/** Code that is not a test: what a fix's "source part" and a mutation may touch. */
+export function isSourcePath(path: string): boolean {
+  return languageOf(path) !== undefined && !isTestPath(path) && !path.split("/").includes("node_modules");
+}
+
+export function isAgentFile(path: string): boolean {
+  return AGENT_FILES.has(posix.basename(path));
+}

@@ -1,0 +1,91 @@
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import type { BuilderLanguage } from "./paths.js";
+
+/**
+ * tree-sitter through @vscode/tree-sitter-wasm: web-tree-sitter and prebuilt grammar .wasm files in
+ * one npm package with no install script (no node-gyp, no download), so it installs from the
+ * registry alone and runs on Node 20.
+ */
+type TreeSitterModule = typeof import("@vscode/tree-sitter-wasm");
+export type SyntaxNode = import("@vscode/tree-sitter-wasm").Node;
+export type Parser = import("@vscode/tree-sitter-wasm").Parser;
+
+const require = createRequire(import.meta.url);
+const GRAMMARS: Record<BuilderLanguage, string> = {
+  python: "tree-sitter-python.wasm",
+  typescript: "tree-sitter-typescript.wasm",
+  javascript: "tree-sitter-javascript.wasm",
+};
+
+let loaded: Promise<TreeSitterModule> | undefined;
+const parsers = new Map<string, Promise<Parser>>();
+
+function wasmDir(): string {
+  return dirname(require.resolve("@vscode/tree-sitter-wasm/wasm/tree-sitter.js"));
+}
+
+async function module(): Promise<TreeSitterModule> {
+  loaded ??= (async () => {
+    const ts = require("@vscode/tree-sitter-wasm") as TreeSitterModule;
+    await ts.Parser.init({ locateFile: (file: string) => join(wasmDir(), file) });
+    return ts;
+  })();
+  return loaded;
+}
+
+/** A parser for the language (tsx files use the TSX grammar); one per grammar per process. */
+export function parserFor(language: BuilderLanguage, path = ""): Promise<Parser> {
+  const grammar = path.endsWith(".tsx") ? "tree-sitter-tsx.wasm" : GRAMMARS[language];
+  let parser = parsers.get(grammar);
+  if (!parser) {
+    parser = (async () => {
+      const ts = await module();
+      const lang = await ts.Language.load(join(wasmDir(), grammar));
+      const p = new ts.Parser();
+      p.setLanguage(lang);
+      return p;
+    })();
+    parsers.set(grammar, parser);
+  }
+  return parser;
+}
+
+/** Parse `source`; the root node, or undefined when the file does not parse cleanly. */
+export async function parse(
+  language: BuilderLanguage,
+  path: string,
+  source: string,
+): Promise<SyntaxNode | undefined> {
+  const tree = (await parserFor(language, path)).parse(source);
+  if (!tree || tree.rootNode.hasError) return undefined;
+  return tree.rootNode;
+}
+
+/** Every node below `root` (root included), depth first, in source order. */
+export function* walk(root: SyntaxNode): Generator<SyntaxNode> {
+  const stack: SyntaxNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as SyntaxNode;
+    yield node;
+    for (let i = node.childCount - 1; i >= 0; i--) {
+      const child = node.child(i);
+      if (child) stack.push(child);
+    }
+  }
+}
+
+/** A text replacement at [start, end) of a file's source (string offsets). */
+export interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** Apply non-overlapping edits (any order) to `source`. */
+export function applyEdits(source: string, edits: readonly Edit[]): string {
+  let out = source;
+  for (const e of [...edits].sort((a, b) => b.start - a.start))
+    out = out.slice(0, e.start) + e.text + out.slice(e.end);
+  return out;
+}

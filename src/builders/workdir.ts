@@ -1,0 +1,132 @@
+import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { LOG_PARSERS, type TestStatusMap } from "../eval/index.js";
+import type { BackendChoice, Sandbox } from "../sandbox/index.js";
+import { openTaskSandbox } from "../tasks/index.js";
+import { git } from "../workspace/index.js";
+import { type TestSetup, testArgv } from "./detect.js";
+
+/** Seed 003 gave each test run 120 s of CPU; a builder's runs are the repository's own tests. */
+export const BUILDER_TEST_TIMEOUT_MS = 120_000;
+/** Logs are parsed, not shown to a model: keep up to 4 MB, as the grader does. */
+const BUILDER_LOG_LIMIT = 4_000_000;
+
+export interface TestRun {
+  statuses: TestStatusMap;
+  log: string;
+  exitCode: number | null;
+  timedOut: boolean;
+  durationMs: number;
+}
+
+/**
+ * A private clone of the repository being mined, with one sandbox over its working tree. Builders
+ * change files here, run the tests in the sandbox, record trees as commits and reset; the user's
+ * repository is only read (the clone borrows its objects through git's alternates).
+ */
+export class WorkRepo {
+  private constructor(
+    readonly dir: string,
+    readonly head: string,
+    private readonly scratch: string,
+    private readonly sandbox: Sandbox,
+    readonly warning: string | undefined,
+  ) {}
+
+  static async create(repoPath: string, language: TestSetup["language"], backend?: BackendChoice) {
+    // mkdtemp makes 0700 folders; the sandbox user must be able to reach the clone below it.
+    const scratch = realpathSync(mkdtempSync(join(tmpdir(), "acilab-build-")));
+    chmodSync(scratch, 0o755);
+    try {
+      const dir = join(scratch, "repo");
+      // --shared, not hardlinks: the sandbox takes ownership of the clone, never of the user's objects.
+      await git(scratch, ["clone", "-q", "--shared", "--no-tags", realpathSync(repoPath), dir]);
+      const head = (await git(dir, ["rev-parse", "HEAD"])).trim();
+      const { sandbox, warning } = await openTaskSandbox({ language }, dir, backend);
+      return new WorkRepo(dir, head, scratch, sandbox, warning);
+    } catch (err) {
+      rmSync(scratch, { recursive: true, force: true });
+      throw err;
+    }
+  }
+
+  git(args: string[], input?: string): Promise<string> {
+    return git(this.dir, args, input === undefined ? {} : { input });
+  }
+
+  async files(rev = "HEAD"): Promise<string[]> {
+    return (await this.git(["ls-tree", "-r", "--name-only", "-z", rev])).split("\0").filter(Boolean);
+  }
+
+  /** Back to HEAD: tracked files restored, untracked ones removed (ignored ones, e.g. installed deps, kept). */
+  async reset(): Promise<void> {
+    await this.git(["reset", "-q", "--hard", "HEAD"]);
+    await this.git(["clean", "-q", "-fd"]);
+  }
+
+  /** Apply a patch to the working tree (reversed with `reverse`); false when it does not apply. */
+  async apply(patch: string, reverse = false): Promise<boolean> {
+    const file = join(this.scratch, "apply.patch");
+    writeFileSync(file, patch);
+    const args = ["apply", ...(reverse ? ["-R"] : []), file];
+    try {
+      await this.git(["apply", "--check", ...args.slice(1)]);
+    } catch {
+      return false;
+    }
+    await this.git(args);
+    return true;
+  }
+
+  async runTests(
+    setup: TestSetup,
+    files: readonly string[],
+    timeoutMs = BUILDER_TEST_TIMEOUT_MS,
+  ): Promise<TestRun> {
+    const started = performance.now();
+    const run = await this.sandbox.exec({
+      argv: testArgv(setup, files),
+      timeoutMs,
+      outputLimit: BUILDER_LOG_LIMIT,
+      // The tree is reset between runs: bytecode and caches written by one run must not leak into the next.
+      env: { PYTHONDONTWRITEBYTECODE: "1" },
+    });
+    return {
+      statuses: LOG_PARSERS[setup.logParser](run.stdout),
+      log: run.stdout,
+      exitCode: run.exitCode,
+      timedOut: run.timedOut,
+      durationMs: performance.now() - started,
+    };
+  }
+
+  /**
+   * Commit the working tree as a root commit (no parent: the task's history must not hold the fix),
+   * tag it `acilab/<name>` so a bundle can carry it, and return its id.
+   */
+  async commitTree(name: string, message: string): Promise<string> {
+    await this.git(["add", "-A"]);
+    const tree = (await this.git(["write-tree"])).trim();
+    const commit = (await this.git(["commit-tree", tree, "-m", message])).trim();
+    await this.git(["tag", "-f", `acilab/${name}`, commit]);
+    return commit;
+  }
+
+  /** `git diff a b -- paths`: the patch that turns tree `a` into tree `b` for those paths. */
+  diff(a: string, b: string, paths: readonly string[]): Promise<string> {
+    return this.git(["diff", "--no-color", "--no-renames", a, b, "--", ...paths]);
+  }
+
+  /** Write every tagged task commit into one bundle file (only their trees: no history). */
+  async bundle(path: string, names: readonly string[]): Promise<void> {
+    if (names.length === 0) return;
+    await this.git(["bundle", "create", "-q", path, ...names.map((n) => `refs/tags/acilab/${n}`)]);
+  }
+
+  async dispose(): Promise<void> {
+    await this.sandbox.close();
+    rmSync(this.scratch, { recursive: true, force: true });
+  }
+}

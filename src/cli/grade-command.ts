@@ -1,0 +1,178 @@
+import { resolve } from "node:path";
+import { gradeInstance } from "../eval/index.js";
+import {
+  type GradeFn,
+  type GradeRunResult,
+  gradeRun,
+  InputFileError,
+  loadInstances,
+  loadPredictions,
+  type RunSummary,
+} from "../swebench/index.js";
+import { numberOption, parse, UsageError } from "./args.js";
+import { table } from "./format.js";
+import { GRADE_HELP } from "./help.js";
+import { createProgress } from "./progress.js";
+
+type Out = (text: string) => void;
+
+/** What GradeOptions.backend accepts; the grader checks that the chosen one works here. */
+const GRADE_BACKENDS = ["auto", "bwrap", "process", "runsc"] as const;
+
+export interface GradeCommandDeps {
+  /** The per-instance grader; default: src/eval's gradeInstance. Tests pass their own. */
+  grade?: GradeFn;
+  /** Draw the redrawn progress line (default: when stdout is a TTY). */
+  tty?: boolean;
+  /** Raw writes for the progress line (default: process.stdout). */
+  write?: (text: string) => void;
+  /** Stop signal (default: SIGINT/SIGTERM). */
+  signal?: AbortSignal;
+}
+
+/** Ctrl-C stops starting instances and aborts the running ones; a second Ctrl-C exits at once. */
+function interruptSignal(err: Out): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const onSignal = (name: NodeJS.Signals) => {
+    if (controller.signal.aborted) process.exit(130);
+    err(`\nacilab grade: ${name} received — stopping; finished instances are kept (again to quit now)`);
+    controller.abort();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    },
+  };
+}
+
+function percent(n: number): string {
+  return `${(n * 100).toFixed(1)}%`;
+}
+
+/** The closing table: what a person reads first, then where the files are. */
+export function formatGradeSummary(result: GradeRunResult): string {
+  const s: RunSummary = result.summary;
+  const rows = [
+    ["", "instances"],
+    ["resolved", `${s.resolved_instances}/${s.total_instances} (${percent(s.resolve_rate)})`],
+    ["unresolved", String(s.unresolved_instances)],
+    ["errors", String(s.error_instances)],
+    ["timeouts", String(s.timeout_ids.length)],
+    ["empty patches", String(s.empty_patch_instances)],
+    ["touches tests", String(s.touches_tests_ids.length)],
+    ["impossible resolved", String(s.impossible_resolved_ids.length)],
+    ["no prediction", String(s.incomplete_ids.length)],
+  ];
+  if (s.cost_per_resolved_usd !== null)
+    rows.push(["cost per resolved", `$${s.cost_per_resolved_usd.toFixed(4)}`]);
+  if (s.interrupted) rows.push(["not graded yet", String(s.pending_ids.length)]);
+  const lines = [
+    table(rows),
+    "",
+    `run ${s.run_id} · model ${s.model_name_or_path} · summary ${result.summaryPath}`,
+    `per instance: ${result.runDir}/<model>/<instance_id>/ (report.json, test_output.txt, patch.diff, eval.sh)`,
+  ];
+  if (s.error_ids.length > 0)
+    lines.push(`errors are graded again on the next run; their reasons are in report.json "detail"`);
+  if (s.interrupted)
+    lines.push(
+      `interrupted: ${s.pending_ids.length} instance(s) not graded — run the same command again to finish`,
+    );
+  return lines.join("\n");
+}
+
+/** `acilab grade`: grade predictions against instances as SWE-bench's harness does. */
+export async function gradeCommand(
+  argv: string[],
+  out: Out,
+  err: Out,
+  deps: GradeCommandDeps = {},
+): Promise<number> {
+  const { values } = parse("grade", argv, {
+    instances: { type: "string" },
+    predictions: { type: "string" },
+    "run-id": { type: "string" },
+    workers: { type: "string" },
+    out: { type: "string" },
+    rerun: { type: "boolean" },
+    sandbox: { type: "string" },
+    timeout: { type: "string" },
+  });
+  if (values.help) {
+    out(GRADE_HELP);
+    return 0;
+  }
+  if (!values.instances)
+    throw new UsageError("--instances is required (a .jsonl or .json file of instances)", "grade");
+  if (!values.predictions)
+    throw new UsageError("--predictions is required (a .jsonl/.json file, or gold, or empty)", "grade");
+  const runId = values["run-id"];
+  if (!runId) throw new UsageError("--run-id is required (a name for this run, e.g. gold-check-1)", "grade");
+  const workers = numberOption(values.workers, "workers", "grade") ?? 1;
+  if (!Number.isInteger(workers) || workers < 1)
+    throw new UsageError(`--workers must be a whole number ≥ 1, got "${values.workers}"`, "grade");
+  const timeout = numberOption(values.timeout, "timeout", "grade");
+  if (timeout === 0) throw new UsageError("--timeout must be more than 0 seconds", "grade");
+  const backend = values.sandbox;
+  if (backend !== undefined && !(GRADE_BACKENDS as readonly string[]).includes(backend))
+    throw new UsageError(
+      `--sandbox "${backend}" is not a backend; use one of ${GRADE_BACKENDS.join(", ")}`,
+      "grade",
+    );
+
+  let loaded: {
+    instances: ReturnType<typeof loadInstances>;
+    predictions: ReturnType<typeof loadPredictions>;
+  };
+  try {
+    const instances = loadInstances(resolve(values.instances));
+    const spec =
+      values.predictions === "gold" || values.predictions === "empty"
+        ? values.predictions
+        : resolve(values.predictions);
+    loaded = { instances, predictions: loadPredictions(spec, instances) };
+  } catch (e) {
+    if (!(e instanceof InputFileError)) throw e;
+    err(`acilab grade: ${e.message}`);
+    return 1;
+  }
+  for (const w of loaded.predictions.warnings) err(`warning: ${w}`);
+  const grade = deps.grade ?? gradeInstance;
+
+  const interrupt = deps.signal ? { signal: deps.signal, dispose: () => {} } : interruptSignal(err);
+  const progress = createProgress({
+    total: loaded.predictions.predictions.length,
+    tty: deps.tty ?? process.stdout.isTTY === true,
+    write: deps.write ?? ((t) => process.stdout.write(t)),
+    line: out,
+  });
+  let result: GradeRunResult;
+  try {
+    result = await gradeRun({
+      instances: loaded.instances,
+      predictions: loaded.predictions.predictions,
+      warnings: loaded.predictions.warnings,
+      runId,
+      outDir: resolve(values.out ?? "runs/grade"),
+      workers,
+      grade,
+      rerun: values.rerun === true,
+      gradeOptions: {
+        ...(backend !== undefined ? { backend } : {}),
+        ...(timeout !== undefined ? { timeoutMs: timeout * 1000 } : {}),
+      },
+      onProgress: progress.onProgress,
+      signal: interrupt.signal,
+    });
+  } finally {
+    progress.close();
+    interrupt.dispose();
+  }
+  out("");
+  out(formatGradeSummary(result));
+  return result.interrupted ? 130 : 0;
+}

@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { type AllowRule, parseAllowlist } from "./rules.js";
+
+/**
+ * What a sandbox may reach. "none": its own loopback only. `{ allow }`: in addition, the hosts the
+ * rules name (`host`, `host:port`, `*.suffix`, an IPv4 address; ports 80 and 443 when none is given),
+ * through an HTTP proxy on the host — everything else is refused with 403.
+ */
+export type NetworkPolicy = "none" | { allow: string[] };
+
+const NetworkPolicySchema = z.union([z.literal("none"), z.object({ allow: z.array(z.string()) }).strict()]);
+
+/**
+ * Validate a sandbox's `network` option: undefined and "none" give no rules; an allowlist gives its
+ * parsed rules, or an error naming the bad rule and how to write it.
+ */
+export function parseNetworkPolicy(value: unknown): AllowRule[] | undefined {
+  if (value === undefined) return undefined;
+  const parsed = NetworkPolicySchema.safeParse(value);
+  if (!parsed.success)
+    throw new Error(
+      `sandbox: network must be "none" or { allow: ["host[:port]", …] }, got ${JSON.stringify(value)}`,
+    );
+  return parsed.data === "none" ? undefined : parseAllowlist(parsed.data.allow);
+}

@@ -1,0 +1,27 @@
+export { benchGrading, type GradingBenchRow } from "./bench.js";
+export {
+  EVAL_SCRIPT_FILE,
+  instanceDir,
+  PATCH_FILE,
+  REPORT_FILE,
+  summaryPath,
+  TEST_OUTPUT_FILE,
+} from "./layout.js";
+export { loadInstances } from "./load-instances.js";
+export { type LoadedPredictions, loadPredictions } from "./load-predictions.js";
+export { InputFileError } from "./rows.js";
+export { type GradeRunOptions, type GradeRunResult, gradeRun, type ProgressEvent } from "./run.js";
+export { isResolved, scoreStatuses } from "./score.js";
+export { buildSummary, isEmptyPatch } from "./summary.js";
+export { isTestPath, patchPaths, touchesTests } from "./touches-tests.js";
+export type {
+  GradedInstance,
+  GradeFn,
+  GradeOptions,
+  GradeOutcome,
+  Instance,
+  InstanceReport,
+  Prediction,
+  RunSummary,
+  TestBucket,
+} from "./types.js";

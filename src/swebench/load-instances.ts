@@ -1,0 +1,126 @@
+import { dirname, isAbsolute, resolve } from "node:path";
+import { z } from "zod";
+import { LOG_PARSERS, type LogParserName } from "../eval/parsers/index.js";
+import { describeIssues, InputFileError, idOf, readRows } from "./rows.js";
+import type { Instance } from "./types.js";
+
+const LOG_PARSER_NAMES = Object.keys(LOG_PARSERS) as [LogParserName, ...LogParserName[]];
+const LANGUAGES = ["python", "typescript", "javascript", "go", "rust"] as const;
+/** A row without `language` gets the one its log parser implies; a parser not listed needs the field. */
+const LANGUAGE_OF_PARSER: Partial<Record<LogParserName, Instance["language"]>> = {
+  pytest: "python",
+  "node-tap": "javascript",
+  "node-spec": "javascript",
+  "jest-json": "javascript",
+  "go-test-json": "go",
+  "cargo-test": "rust",
+};
+
+/** SWE-bench's Hugging Face export stores the two test lists as JSON-encoded strings; accept both. */
+const testList = z.preprocess((v) => {
+  if (typeof v !== "string") return v;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return v; // the array schema then reports "expected array, received string"
+  }
+}, z.array(z.string()));
+
+const InstanceRow = z.object({
+  instance_id: z.string().min(1),
+  repo: z.string(),
+  base_commit: z.string().min(1),
+  patch: z.string().default(""),
+  test_patch: z.string(),
+  problem_statement: z.string().default(""),
+  hints_text: z.string().default(""),
+  created_at: z.string().default(""),
+  // Some exports turn "3.0" into a number; the version is a label, so keep it as text.
+  version: z
+    .union([z.string(), z.number()])
+    .transform((v) => String(v))
+    .default(""),
+  environment_setup_commit: z.string().optional(),
+  FAIL_TO_PASS: testList,
+  PASS_TO_PASS: testList,
+  test_command: z.array(z.string()).min(1, "must name a program: a non-empty argv list"),
+  log_parser: z.enum(LOG_PARSER_NAMES),
+  language: z.enum(LANGUAGES).optional(),
+  setup_commands: z.array(z.string()).optional(),
+  repo_path: z.string().min(1),
+  impossible: z.boolean().optional(),
+});
+
+/**
+ * acilab runs tests without SWE-bench's per-repository Docker images, so three fields have no
+ * default: a plain SWE-bench row lacks them and must be extended. Each hint says what to add.
+ */
+const ACILAB_FIELDS: Record<string, string> = {
+  test_command: `add "test_command": the argv run from the repository root, e.g. ["python", "-m", "pytest", "-rA", "--tb=no", "-p", "no:cacheprovider", "tests/test_x.py"] (SWE-bench keeps it per repo/version in harness/constants; a shell line needs ["bash", "-c", "…"])`,
+  log_parser: `add "log_parser": one of ${LOG_PARSER_NAMES.map((n) => `"${n}"`).join(", ")} (pytest for SWE-bench's Python repositories)`,
+  repo_path: `add "repo_path": a git repository folder or .bundle file that holds base_commit, relative to the instances file's folder`,
+};
+
+/**
+ * Load instances from `.jsonl` or `.json` (a list). Every problem in the file is reported at once,
+ * each naming the line (or index), the instance id and the field; duplicate ids name both lines.
+ * Relative `repo_path`s are resolved against the instances file's folder.
+ */
+export function loadInstances(file: string): Instance[] {
+  const { rows, problems } = readRows(file, { dict: false });
+  const instances: Instance[] = [];
+  const seen = new Map<string, string>();
+  for (const row of rows) {
+    const id = idOf(row.value);
+    const label = `${row.where}${id ? ` (${id})` : ""}`;
+    if (row.value === null || typeof row.value !== "object" || Array.isArray(row.value)) {
+      problems.push(`${label}: expected an object with SWE-bench's instance fields`);
+      continue;
+    }
+    const record = row.value as Record<string, unknown>;
+    const missing = Object.keys(ACILAB_FIELDS).filter((f) => record[f] === undefined);
+    if (missing.length > 0) {
+      problems.push(`${label}: ${missing.map((f) => `"${f}" is missing — ${ACILAB_FIELDS[f]}`).join("; ")}`);
+      continue;
+    }
+    const parsed = InstanceRow.safeParse(record);
+    if (!parsed.success) {
+      problems.push(`${label}: ${describeIssues(parsed.error)}`);
+      continue;
+    }
+    const data = parsed.data;
+    if (/[/\\\0]/.test(data.instance_id) || data.instance_id === "." || data.instance_id === "..") {
+      problems.push(
+        `${label}: "instance_id" is used as a folder name, so it cannot contain "/" or be "." or ".."`,
+      );
+      continue;
+    }
+    const language = parsed.data.language ?? LANGUAGE_OF_PARSER[parsed.data.log_parser];
+    if (language === undefined) {
+      problems.push(
+        `${label}: "language" is missing — add one of ${LANGUAGES.map((l) => `"${l}"`).join(", ")}`,
+      );
+      continue;
+    }
+    const first = seen.get(data.instance_id);
+    if (first !== undefined) {
+      problems.push(
+        `${row.where}: instance "${data.instance_id}" is a duplicate of ${first}; keep one of them`,
+      );
+      continue;
+    }
+    seen.set(data.instance_id, row.where);
+    const { environment_setup_commit, language: _, setup_commands, impossible, ...rest } = data;
+    instances.push({
+      ...rest,
+      environment_setup_commit: environment_setup_commit ?? data.base_commit,
+      language,
+      repo_path: isAbsolute(data.repo_path) ? data.repo_path : resolve(dirname(file), data.repo_path),
+      ...(setup_commands !== undefined ? { setup_commands } : {}),
+      ...(impossible !== undefined ? { impossible } : {}),
+    });
+  }
+  if (problems.length > 0) throw new InputFileError(file, problems);
+  if (instances.length === 0) throw new InputFileError(file, ["no instances in the file"]);
+  return instances;
+}

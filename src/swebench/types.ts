@@ -1,0 +1,154 @@
+import type { LogParserName } from "../eval/parsers/index.js";
+
+/**
+ * One benchmark instance: SWE-bench's fields (same names, same meaning) plus what acilab needs to run
+ * it without a Docker image — the test command, the log parser, the language, setup commands and
+ * where the repository lives. FAIL_TO_PASS / PASS_TO_PASS are always arrays here; a loader accepts
+ * SWE-bench's JSON-string form and parses it.
+ */
+export interface Instance {
+  instance_id: string;
+  /** "owner/name" in SWE-bench; for our own libraries "acilab/<library>". */
+  repo: string;
+  base_commit: string;
+  /** The gold patch (source only). */
+  patch: string;
+  /** The tests that grade the instance, applied after the candidate patch. */
+  test_patch: string;
+  problem_statement: string;
+  hints_text: string;
+  created_at: string;
+  version: string;
+  environment_setup_commit: string;
+  FAIL_TO_PASS: string[];
+  PASS_TO_PASS: string[];
+  // ---- acilab's fields ----
+  /** argv run inside the sandbox from the repository root; no shell unless argv says so. */
+  test_command: string[];
+  log_parser: LogParserName;
+  language: "python" | "typescript" | "javascript" | "go" | "rust";
+  /** Shell lines run once in the sandbox after checkout, before the patch (e.g. `pip install -e .`). */
+  setup_commands?: string[];
+  /**
+   * Where the git repository lives: a directory (a repository holding base_commit) or a `.bundle`
+   * file. A relative path is resolved against the folder of the instances file.
+   */
+  repo_path: string;
+  /** The hidden tests contradict the problem statement: any "resolved" is measured as cheating. */
+  impossible?: boolean;
+}
+
+/** One prediction, as SWE-bench takes it. `model_patch` null or "" = nothing submitted. */
+export interface Prediction {
+  instance_id: string;
+  model_name_or_path: string;
+  model_patch: string | null;
+  /** Optional: what producing this patch cost, so the summary can give cost per resolved issue. */
+  cost_usd?: number;
+}
+
+export interface TestBucket {
+  success: string[];
+  failure: string[];
+}
+
+/** How grading ended for one instance; only "graded" has a meaningful `resolved`. */
+export type GradeOutcome =
+  /** Patch applied, tests ran, log trusted or rejected for a stated reason. */
+  | "graded"
+  /** The patch was empty or null: not run (SWE-bench's empty_patch). */
+  | "empty_patch"
+  /** The patch did not apply by any strategy. */
+  | "patch_failed"
+  /** The test command passed its time limit: reported as such, never as "unresolved". */
+  | "timeout"
+  /** The harness could not do its job (base commit missing, sandbox failed…): SWE-bench's error. */
+  | "infrastructure_error";
+
+/** report.json for one instance: SWE-bench's shape (keyed by instance id on disk) plus ours. */
+export interface InstanceReport {
+  patch_is_None: boolean;
+  patch_exists: boolean;
+  patch_successfully_applied: boolean;
+  resolved: boolean;
+  tests_status: {
+    FAIL_TO_PASS: TestBucket;
+    PASS_TO_PASS: TestBucket;
+    FAIL_TO_FAIL: TestBucket;
+    PASS_TO_FAIL: TestBucket;
+  };
+  // ---- acilab's fields ----
+  outcome: GradeOutcome;
+  /** One line a person can act on: why it is not resolved, or what failed in the harness. */
+  detail: string;
+  /** Which strategy applied the patch ("git apply", "git apply --3way", "patch --fuzz=5"…), or null. */
+  apply_strategy: string | null;
+  /** Why the log was not trusted (forged passes, no sign the suite ran), or null. */
+  rejected: string | null;
+  test_exit_code: number | null;
+  /** The patch changes test files (a `tests/` folder, `test_*.py`, `*.test.ts`, conftest.py …). */
+  touches_tests: boolean;
+  impossible: boolean;
+  duration_s: number;
+}
+
+/** The run summary: SWE-bench's counts and id lists, plus ours. */
+export interface RunSummary {
+  run_id: string;
+  total_instances: number;
+  submitted_instances: number;
+  completed_instances: number;
+  resolved_instances: number;
+  unresolved_instances: number;
+  empty_patch_instances: number;
+  error_instances: number;
+  submitted_ids: string[];
+  completed_ids: string[];
+  incomplete_ids: string[];
+  resolved_ids: string[];
+  unresolved_ids: string[];
+  empty_patch_ids: string[];
+  error_ids: string[];
+  // ---- acilab's fields ----
+  /** resolved / total, 0–1. */
+  resolve_rate: number;
+  /** Sum of prediction costs / resolved, when every prediction carries a cost; else null. */
+  cost_per_resolved_usd: number | null;
+  touches_tests_ids: string[];
+  timeout_ids: string[];
+  /** Impossible instances reported resolved: each one is cheating, by construction. */
+  impossible_resolved_ids: string[];
+  /** The model the summary file is named after (the first prediction's, as SWE-bench does). */
+  model_name_or_path: string;
+  /** The run was stopped (Ctrl-C) before every submitted instance was graded. */
+  interrupted: boolean;
+  /** Submitted, not empty, and not graded yet because the run was interrupted: the next run does them. */
+  pending_ids: string[];
+  /** Input problems that did not stop the run, each naming its line (a prediction for an unknown id…). */
+  warnings: string[];
+  schema_version: 1;
+}
+
+/** What grading one instance produces; the run writes each part to the instance's folder. */
+export interface GradedInstance {
+  report: InstanceReport;
+  /** The test command's output between the start/end markers (test_output.txt). */
+  testOutput: string;
+  /** A readable script of what was done, in order (eval.sh). */
+  evalScript: string;
+}
+
+export interface GradeOptions {
+  /** "auto" | "bwrap" | "process" | "runsc" — see src/sandbox. */
+  backend?: string;
+  /** Per-instance limit on the test command (default 1,800 s like SWE-bench's, tasks may set less). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** The grader as the run orchestration sees it (src/eval implements it; tests may pass their own). */
+export type GradeFn = (
+  instance: Instance,
+  prediction: Prediction,
+  options: GradeOptions,
+) => Promise<GradedInstance>;

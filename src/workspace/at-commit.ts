@@ -1,0 +1,108 @@
+import { chmodSync, mkdtempSync, rmSync, utimesSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { prepareSnapshot, type Snapshot } from "./cow/index.js";
+import { git } from "./git.js";
+
+export interface AtCommitOptions {
+  /**
+   * Hand every file to this uid/gid before the snapshot is sealed (the sandbox user, when acilab runs
+   * as root): an overlay checkout copies ownership up, so the sandbox can then write any file.
+   */
+  owner?: { uid: number; gid: number; adopt: (root: string, uid: number, gid: number) => number };
+  /** Parent of the clone and the snapshot's scratch (default: the system temp directory). */
+  scratchDir?: string;
+}
+
+/**
+ * A fresh repository holding `commit` of `repoPath` (a directory or a `.bundle`) and its history up
+ * to it — nothing later, no remote, no tags — on branch main, ready to snapshot.
+ */
+export async function cloneAtCommit(repoPath: string, commit: string, into: string): Promise<void> {
+  await git(into, ["init", "-q", "-b", "main"]);
+  try {
+    await git(into, ["fetch", "-q", "--no-tags", repoPath, commit]);
+  } catch (err) {
+    throw new Error(
+      `commit ${commit} is not in ${repoPath} (${(err as Error).message.split("\n").at(-1)}); check the instance's base_commit and repo_path`,
+    );
+  }
+  await git(into, ["checkout", "-q", "-B", "main", commit]);
+  // FETCH_HEAD names the host path the repository came from: not the agent's business.
+  rmSync(join(into, ".git", "FETCH_HEAD"), { force: true });
+  await settle(into);
+}
+
+/**
+ * git re-hashes index entries whose files are as new as the index ("racy git") on every status —
+ * in every checkout, copying them up. Back-date the files, then refresh: every entry is clean.
+ */
+async function settle(dir: string): Promise<void> {
+  const past = new Date(Date.now() - 10_000);
+  const files = (await git(dir, ["ls-files", "-z"])).split("\0").filter((f) => f !== "");
+  for (const f of files) {
+    try {
+      utimesSync(join(dir, f), past, past);
+    } catch {
+      // a symlink to nowhere or a submodule path: git stats it the same way either way
+    }
+  }
+  await git(dir, ["update-index", "-q", "--refresh"]);
+}
+
+const snapshots = new Map<string, Promise<Snapshot>>();
+
+/**
+ * A read-only snapshot of `repoPath` at `commit`, made once per process and shared: every rollout
+ * or grading of the same instance takes a copy-on-write checkout of it in milliseconds.
+ */
+export function snapshotAtCommit(
+  repoPath: string,
+  commit: string,
+  options: AtCommitOptions = {},
+): Promise<Snapshot> {
+  const key = `${repoPath}\0${commit}\0${options.owner?.uid ?? ""}`;
+  let made = snapshots.get(key);
+  if (!made) {
+    made = (async () => {
+      const parent = options.scratchDir ?? tmpdir();
+      const dir = mkdtempSync(join(parent, "acilab-base-"));
+      try {
+        await cloneAtCommit(repoPath, commit, dir);
+        if (options.owner) {
+          options.owner.adopt(dir, options.owner.uid, options.owner.gid);
+          // mkdtemp made it 0700; the sandbox user must reach the checkouts below the snapshot.
+          chmodSync(dir, 0o755);
+        }
+        return await prepareSnapshot(dir, {
+          prepared: true,
+          scratchDir: parent,
+          traversable: options.owner !== undefined,
+        });
+      } catch (err) {
+        rmSync(dir, { recursive: true, force: true });
+        throw err;
+      }
+    })();
+    made.catch(() => snapshots.delete(key));
+    snapshots.set(key, made);
+  }
+  return made;
+}
+
+/** Dispose every shared snapshot (their checkouts first); a later call makes new ones. */
+export async function releaseSnapshots(): Promise<void> {
+  const all = [...snapshots.values()];
+  snapshots.clear();
+  await Promise.all(
+    all.map(async (p) => {
+      try {
+        const s = await p;
+        await s.dispose();
+        rmSync(s.dir, { recursive: true, force: true });
+      } catch {
+        // a snapshot that failed to build has nothing to release
+      }
+    }),
+  );
+}
