@@ -3,6 +3,8 @@
  * measurements, never asserted: these machines are small and noisy, so read ratios within one run.
  */
 import { benchBuilders } from "../src/builders/bench.js";
+import { benchCuaOverhead, benchPerceptualDelta, cuaCostLines } from "../src/cua/bench.js";
+import { benchCapture } from "../src/cua/env/bench.js";
 import { benchGradeOverhead } from "../src/eval/bench.js";
 import { benchSandbox } from "../src/sandbox/bwrap/bench.js";
 import { benchRunsc } from "../src/sandbox/runsc/bench.js";
@@ -78,8 +80,12 @@ async function main(): Promise<void> {
     if (parse)
       rows.push({ name: parse.name, n: 5, medianMs: parse.value, p95Ms: parse.value, targetMs: 1000 });
   }
-  // Rows with units of their own (commits/s, counts) are printed after the table.
+  // Rows with units of their own (commits/s, counts, dollars) are printed after the table.
   const extra: string[] = [];
+  if (!only || only === "cua") {
+    rows.push(...(await benchCuaOverhead()), ...(await benchPerceptualDelta()), ...(await benchCapture()));
+    extra.push(...cuaCostLines());
+  }
   if (!only || only === "builders") {
     for (const r of await benchBuilders()) extra.push(`${r.name}: ${r.value} ${r.unit}`);
   }

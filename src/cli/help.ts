@@ -9,6 +9,7 @@ Commands:
   suite    run every built-in task (what \`make demo\` runs) and print a table
   grade    grade SWE-bench predictions (jsonl/json, gold, empty) against instances
   tasks    list the built-in tasks
+  cua      run a computer-use task in a real browser (acilab cua --task all)
   doctor   which sandbox backends work on this machine, and why not
   sandbox  run one command in a sandbox (acilab sandbox exec -- CMD)
   help     show help for a command
@@ -142,3 +143,28 @@ Options:
 A rerun of the same command skips finished instances and grades the rest; Ctrl-C stops it cleanly.
 Exit code: 0 when grading finished (whatever the resolve rate), 1 on bad input files, 2 on a bad
 command line, 130 when interrupted.`;
+
+export const CUA_HELP = `acilab cua — run built-in computer-use tasks in a real browser, graded on the app's final state
+
+Usage: acilab cua --task <id|a,b|all> [--policy <spec>] [--observe screenshot|a11y|som[,…]]
+                  [--resolution WxH] [--tier standard|high] [--out DIR] [--max-steps N] [--budget USD]
+       acilab cua image-size --screen WxH --tier standard|high
+
+Options:
+  --task <id>          a task from "acilab tasks list" (kind cua), a comma list, or all
+  --policy <spec>      scripted (default: the task's reference script, targets resolved from the page's
+                       elements even on screenshot runs), scripted:<steps.json>, auto, or a model spec
+  --observe <kinds>    what the model sees (default screenshot): screenshot | a11y (numbered elements)
+                       | som (numbered boxes drawn on the screenshot); a comma list runs each
+  --resolution <WxH>   the browser's screen (default 1400x800); the model's image follows --tier
+  --tier <t>           vision tier that sizes the model's image: standard (1568 px / 1568 tokens,
+                       default) or high (2576 px / 4784 tokens)
+  --out <dir>          where trajectory.jsonl, frames/, result.json and contact-sheet.png go
+                       (default runs/cua-<task>-<time>; with several runs, <dir>/<task>/<observe>/)
+  --max-steps <n>      step cap (default 30)
+  --budget <usd>       dollar budget (default 1.5)
+  --json               print result.json instead of the summary
+
+Every episode gets a fresh app on 127.0.0.1 and a fresh browser profile, a session cookie instead of
+credentials, an egress allowlist (the app only), and a confirmation gate that refuses destructive
+clicks (nobody is there to approve them). See docs/computer-use.md.`;

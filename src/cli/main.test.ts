@@ -53,10 +53,19 @@ describe("acilab CLI", () => {
     expect(r.err).toMatch(/task "\/no\/such\/task" not found[\s\S]*acilab tasks list/);
   });
 
+  it("points a computer-use task id at acilab cua", async () => {
+    const r = await cli(["run", "--task", "notify-weekly"]);
+    expect(r.code).not.toBe(0);
+    expect(r.err).toMatch(/"notify-weekly" is a computer-use task[\s\S]*acilab cua --task notify-weekly/);
+  });
+
   it("lists the built-in tasks and tool sets", async () => {
     const r = await cli(["tasks", "list", "--json"]);
     expect(r.code).toBe(0);
-    const tasks = JSON.parse(r.out) as Array<{ id: string; language: string }>;
+    // Computer-use tasks (kind "cua") follow the coding ones and have no language.
+    const tasks = (JSON.parse(r.out) as Array<{ id: string; kind: string; language: string }>).filter(
+      (t) => t.kind === "coding",
+    );
     expect(tasks.length).toBeGreaterThanOrEqual(3);
     expect(tasks.map((t) => t.id)).toContain("median-even");
     expect(new Set(tasks.map((t) => t.language))).toEqual(new Set(["python", "typescript"]));

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { listCuaTasks } from "../cua/tasks/index.js";
 import { runTask } from "../loop/index.js";
 import { resolveAutoPolicy } from "../policies/index.js";
 import type { BackendChoice } from "../sandbox/index.js";
@@ -6,9 +7,11 @@ import { parseAllowRule } from "../sandbox/index.js";
 import { parseBackend, resolveTask } from "../tasks/index.js";
 import { ACTION_FORMATS, type ActionFormat } from "../tools/code/index.js";
 import { numberOption, parse, UsageError } from "./args.js";
+import { cuaCommand } from "./cua-command.js";
 import { summary } from "./format.js";
 import { gradeCommand } from "./grade-command.js";
 import {
+  CUA_HELP,
   DOCTOR_HELP,
   GRADE_HELP,
   MAIN_HELP,
@@ -76,6 +79,8 @@ export async function main(
       case "tasks":
         if (rest[0] === "mirror" || rest[0] === "synth") return await tasksBuildCommand(rest, out, err);
         return await tasksCommand(rest, out);
+      case "cua": // computer-use tasks (src/cli/cua-command.ts)
+        return await cuaCommand(rest, out, { interruptSignal });
       default:
         throw new UsageError(`unknown command "${command}"`, "");
     }
@@ -98,6 +103,7 @@ const COMMAND_HELP: Record<string, string> = {
   grade: GRADE_HELP,
   doctor: DOCTOR_HELP,
   sandbox: SANDBOX_HELP,
+  cua: CUA_HELP,
 };
 
 function helpFor(command: string | undefined): string {
@@ -141,6 +147,11 @@ async function runCommand(argv: string[], out: Out): Promise<number> {
   if (!values.task)
     throw new UsageError("--task is required (a built-in id such as median-even, or a task folder)", "run");
   const format = actionFormatOption(values["action-format"]);
+  if (listCuaTasks().some((t) => t.id === values.task))
+    throw new UsageError(
+      `task "${values.task}" is a computer-use task, which "acilab run" does not drive — run "acilab cua --task ${values.task}"`,
+      "run",
+    );
   const task = resolveTask(values.task);
   if (task.kind === "repository" && format === "both")
     throw new UsageError("--action-format both compares formats on a tools task such as acme", "run");

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { describeCuaTask, listCuaTasks } from "../cua/tasks/index.js";
 import { type Validation, validateInstance } from "../eval/index.js";
 import { loadInstances } from "../swebench/index.js";
 import type { Instance } from "../swebench/types.js";
@@ -57,7 +58,9 @@ export async function tasksCommand(argv: string[], out: Out): Promise<number> {
     }
   }
   for (const b of broken) process.stderr.write(`acilab: skipped a task: ${b}\n`);
-  if (values.json) out(JSON.stringify(tasks.map(describeTask), null, 2));
+  // Computer-use tasks (kind "cua") come from src/cua/tasks after the coding ones.
+  const cua = listCuaTasks();
+  if (values.json) out(JSON.stringify([...tasks.map(describeTask), ...cua.map(describeCuaTask)], null, 2));
   else
     out(
       table([
@@ -69,6 +72,7 @@ export async function tasksCommand(argv: string[], out: Out): Promise<number> {
           t.bugKind ?? "-",
           t.title,
         ]),
+        ...cua.map((t) => [t.id, "-", "cua (browser)", "-", t.title]),
       ]),
     );
   return broken.length === 0 ? 0 : 1;

@@ -18,9 +18,25 @@ export interface SystemMessage {
   content: string;
 }
 
+/**
+ * An image shown to the model (a computer-use screenshot). Adapters send `data` as base64 PNG;
+ * `ref` names the file the image was saved to, so a trajectory can store the path, not the bytes.
+ */
+export interface ImagePart {
+  type: "image";
+  mediaType: "image/png";
+  /** Base64 of the PNG bytes; empty when the image was stripped for storage (then `ref` says where it is). */
+  data: string;
+  width: number;
+  height: number;
+  ref?: string;
+}
+
 export interface UserMessage {
   role: "user";
   content: string;
+  /** Images after the text, in order (computer use); absent for text-only turns. */
+  images?: ImagePart[];
 }
 
 export interface AssistantMessage {
@@ -36,6 +52,8 @@ export interface ToolMessage {
   toolCallId: string;
   content: string;
   isError?: boolean;
+  /** Images that belong to this result (computer use: the screen after the action). */
+  images?: ImagePart[];
 }
 
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;

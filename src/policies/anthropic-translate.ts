@@ -3,7 +3,7 @@
  * the cache layout and the stream accumulation can be tested without a server.
  */
 import type Anthropic from "@anthropic-ai/sdk";
-import type { Message, ToolCall, Usage } from "../messages/index.js";
+import type { ImagePart, Message, ToolCall, Usage } from "../messages/index.js";
 import { parseToolCall } from "./tool-input.js";
 import type { PolicyReply, PolicyRequest } from "./types.js";
 
@@ -56,6 +56,7 @@ function withCacheControl(block: ContentBlock): ContentBlock {
     case "text":
     case "tool_use":
     case "tool_result":
+    case "image":
       return { ...block, cache_control: EPHEMERAL };
     default:
       return block;
@@ -79,22 +80,29 @@ export function toAnthropicMessages(messages: readonly Message[]): Anthropic.Mes
       // Mid-conversation system notes (reminders, hook output) have no place after the top-level system
       // prompt, and putting them there would break the cached prefix; they travel as user text instead.
       case "system":
-      case "user":
         append("user", textBlocks(message.content));
+        break;
+      case "user":
+        append("user", [...textBlocks(message.content), ...(message.images ?? []).map(toImageBlock)]);
         break;
       case "assistant":
         append("assistant", [...textBlocks(message.content), ...message.toolCalls.map(toToolUse)]);
         break;
-      case "tool":
+      case "tool": {
+        // A result with images (a screenshot after a computer-use action) sends text and images as blocks.
+        const images = (message.images ?? []).map(toImageBlock);
+        const content =
+          images.length > 0 ? [...textBlocks(message.content), ...images] : message.content || undefined;
         append("user", [
           {
             type: "tool_result",
             tool_use_id: message.toolCallId,
-            ...(message.content !== "" ? { content: message.content } : {}),
+            ...(content !== undefined ? { content } : {}),
             ...(message.isError ? { is_error: true } : {}),
           },
         ]);
         break;
+      }
     }
   }
   // tool_result blocks must lead their user turn; text that landed before them moves after.
@@ -111,6 +119,15 @@ export function toAnthropicMessages(messages: readonly Message[]): Anthropic.Mes
 
 function textBlocks(text: string): Anthropic.TextBlockParam[] {
   return text === "" ? [] : [{ type: "text", text }];
+}
+
+function toImageBlock(image: ImagePart): Anthropic.ImageBlockParam {
+  if (image.data === "") {
+    throw new Error(
+      `image ${image.ref ?? "(no ref)"} has no data: it was stripped for storage; load it back before sending`,
+    );
+  }
+  return { type: "image", source: { type: "base64", media_type: image.mediaType, data: image.data } };
 }
 
 function toToolUse(call: ToolCall): Anthropic.ToolUseBlockParam {

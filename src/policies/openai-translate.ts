@@ -3,7 +3,13 @@
  * for the servers that imitate it (vLLM, llama.cpp, Ollama, LM Studio), which differ in small ways.
  */
 import type OpenAI from "openai";
-import { estimateTokens, type Message, type ToolCall, type Usage } from "../messages/index.js";
+import {
+  estimateTokens,
+  type ImagePart,
+  type Message,
+  type ToolCall,
+  type Usage,
+} from "../messages/index.js";
 import { parseToolCall } from "./tool-input.js";
 import type { PolicyReply, PolicyRequest } from "./types.js";
 
@@ -37,8 +43,36 @@ export function toOpenAIRequest(
   };
 }
 
+/**
+ * Chat Completions tool messages carry text only, and every call of an assistant turn must be answered
+ * before anything else, so the images of a run of tool results follow it as one user message.
+ */
 export function toOpenAIMessages(messages: readonly Message[], compatible: boolean): ChatMessage[] {
-  return messages.map((message) => toOpenAIMessage(message, compatible));
+  const out: ChatMessage[] = [];
+  let pending: OpenAI.Chat.ChatCompletionContentPart[] = [];
+  const flush = () => {
+    if (pending.length > 0) out.push({ role: "user", content: pending });
+    pending = [];
+  };
+  for (const message of messages) {
+    if (message.role !== "tool") flush();
+    out.push(toOpenAIMessage(message, compatible));
+    if (message.role === "tool" && message.images?.length) {
+      pending.push({ type: "text", text: `Screen after call ${message.toolCallId}:` });
+      pending.push(...message.images.map(toImagePart));
+    }
+  }
+  flush();
+  return out;
+}
+
+function toImagePart(image: ImagePart): OpenAI.Chat.ChatCompletionContentPartImage {
+  if (image.data === "") {
+    throw new Error(
+      `image ${image.ref ?? "(no ref)"} has no data: it was stripped for storage; load it back before sending`,
+    );
+  }
+  return { type: "image_url", image_url: { url: `data:${image.mediaType};base64,${image.data}` } };
 }
 
 function toOpenAIMessage(message: Message, compatible: boolean): ChatMessage {
@@ -49,7 +83,14 @@ function toOpenAIMessage(message: Message, compatible: boolean): ChatMessage {
         ? { role: "user", content: message.content }
         : { role: "system", content: message.content };
     case "user":
-      return { role: "user", content: message.content };
+      if (!message.images?.length) return { role: "user", content: message.content };
+      return {
+        role: "user",
+        content: [
+          ...(message.content !== "" ? [{ type: "text" as const, text: message.content }] : []),
+          ...message.images.map(toImagePart),
+        ],
+      };
     case "assistant":
       if (message.toolCalls.length === 0) return { role: "assistant", content: message.content };
       return {

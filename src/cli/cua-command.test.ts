@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { main } from "./main.js";
+
+async function cli(argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(
+    argv,
+    (t) => out.push(t),
+    (t) => err.push(t),
+  );
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+describe("acilab cua", () => {
+  it("prints its help, and refuses bad options before starting a browser", async () => {
+    expect((await cli(["cua", "--help"])).out).toContain("--observe");
+    const bad = await cli(["cua", "--task", "notify-weekly", "--resolution", "1400by800"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("--resolution must be WIDTHxHEIGHT");
+    const unknown = await cli(["cua", "--task", "no-such-task"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain('unknown computer-use task "no-such-task"');
+    expect((await cli(["cua", "--task", "all", "--observe", "pixels"])).err).toContain("--observe must be");
+  });
+
+  it("dispatches image-size to the loop's command", async () => {
+    const r = await cli(["cua", "image-size", "--screen", "1920x1080", "--tier", "standard"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("1456×819");
+  });
+
+  it('lists the computer-use tasks in "tasks list --json" with kind "cua"', async () => {
+    const r = await cli(["tasks", "list", "--json"]);
+    const rows = JSON.parse(r.out) as Array<{ id: string; kind: string }>;
+    const cua = rows.filter((t) => t.kind === "cua").map((t) => t.id);
+    expect(cua.length).toBeGreaterThanOrEqual(8);
+    expect(cua).toContain("ticket-injection");
+    expect(rows.filter((t) => t.kind !== "cua").every((t) => t.kind === "coding")).toBe(true);
+  });
+});

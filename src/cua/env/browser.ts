@@ -1,0 +1,238 @@
+/**
+ * The browser environment: Debian's Chromium, headless, driven by playwright-core. One fresh profile
+ * per episode, viewport = screen and device scale factor 1 (screenshot px = CSS px = input coordinates),
+ * every request through the egress allowlist proxy, cookies injected before the first load.
+ */
+import { type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
+import type { Capture, Environment, EnvironmentStart, ObserveKind, ScreenAction, Size } from "../types.js";
+import { collectElements } from "./a11y.js";
+import {
+  assertChromium,
+  CHROMIUM_FLAGS,
+  CHROMIUM_PATH,
+  freshProfile,
+  pageRefusals,
+  proxyFlags,
+  removeProfile,
+} from "./chromium.js";
+import { cleanDom, DEFAULT_DOM_BUDGET } from "./dom.js";
+import { EgressProxy, type EgressRefusal, originRule } from "./egress.js";
+import { toPlaywrightKeys } from "./keys.js";
+import { PageActivity } from "./page-activity.js";
+import { drawMarks } from "./som.js";
+
+export const DEFAULT_SCREEN: Size = { width: 1400, height: 800 };
+/** Characters typed per keyboard burst: text arrives as keystrokes, never one paste. */
+export const TYPE_CHUNK = 16;
+/** The contract's cap on a wait action: a real pause, but a policy cannot park an episode. */
+export const MAX_WAIT_SECONDS = 10;
+/** How long the first page may take to load before reset fails (loopback pages load in well under 1 s). */
+const LOAD_TIMEOUT_MS = 15_000;
+/** Capture attempts while a page is being swapped ("Not attached to an active page"), and the pause between. */
+const CAPTURE_ATTEMPTS = 5;
+const CAPTURE_RETRY_MS = 100;
+
+export interface BrowserEnvironmentOptions {
+  screen?: Size;
+  /** Character budget of the cleaned DOM observation. */
+  domBudget?: number;
+}
+
+export class BrowserEnvironment implements Environment {
+  readonly kind = "browser" as const;
+  readonly screen: Size;
+  private readonly domBudget: number;
+  private proxy: EgressProxy | undefined;
+  private context: BrowserContext | undefined;
+  private page: Page | undefined;
+  private cdp: CDPSession | undefined;
+  private profile: string | undefined;
+  private readonly activity = new PageActivity();
+
+  constructor(options: BrowserEnvironmentOptions = {}) {
+    this.screen = options.screen ?? DEFAULT_SCREEN;
+    this.domBudget = options.domBudget ?? DEFAULT_DOM_BUDGET;
+  }
+
+  /**
+   * Requests the allowlist refused during this episode (what a safety check or a report reads), without
+   * Chromium's own update and sign-in calls unless the page asked for those hosts too.
+   */
+  get refusals(): readonly EgressRefusal[] {
+    return pageRefusals(this.proxy?.refusals ?? [], this.activity.pageHosts);
+  }
+
+  /** This episode's fresh --user-data-dir (removed on the next reset and on close). */
+  get userDataDir(): string | undefined {
+    return this.profile;
+  }
+
+  async reset(start: EnvironmentStart): Promise<void> {
+    if (!start.url) throw new Error("browser environment: reset needs start.url (the task's first page)");
+    assertChromium();
+    await this.closeBrowser();
+    this.proxy ??= await EgressProxy.start();
+    this.proxy.setAllowHosts(start.allowHosts ?? [originRule(start.url)]);
+    this.profile = freshProfile();
+    this.context = await chromium.launchPersistentContext(this.profile, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      viewport: this.screen,
+      screen: this.screen,
+      deviceScaleFactor: 1,
+      args: [...CHROMIUM_FLAGS, ...proxyFlags(this.proxy.url)],
+      // Chromium's singleton socket dir goes under TMPDIR; inside the profile, it goes when the profile does.
+      env: { ...process.env, TMPDIR: this.profile },
+      // Playwright must not add its own proxy bypass or download anything.
+      ignoreDefaultArgs: ["--enable-automation"],
+    });
+    if (start.cookies && start.cookies.length > 0) {
+      await this.context.addCookies(start.cookies.map((c) => ({ ...c, path: c.path ?? "/" })));
+    }
+    // A popup or target=_blank becomes the page the user sees, as it would on a real screen.
+    this.context.on("page", (p) => {
+      // Settled once the new page has loaded and is the one captures read.
+      this.activity.opened(Promise.all([p.waitForLoadState("load"), this.follow(p)]));
+    });
+    this.activity.watch(this.context);
+    const page = this.context.pages()[0] ?? (await this.context.newPage());
+    await this.follow(page);
+    await page.goto(start.url, { waitUntil: "load", timeout: LOAD_TIMEOUT_MS });
+  }
+
+  /**
+   * A capture taken while a page is being replaced (a form POST, a link, a popup closing) fails in
+   * Chromium: "Not attached to an active page", "Unable to capture screenshot", or a closed target.
+   * Wait for any navigation in progress, then re-resolve the current page on each attempt.
+   */
+  async capture(observe: ObserveKind): Promise<Capture> {
+    let last: unknown;
+    for (let attempt = 1; attempt <= CAPTURE_ATTEMPTS; attempt++) {
+      await this.activity.settleNavigation();
+      try {
+        return await this.captureOnce(observe);
+      } catch (err) {
+        // No browser at all (never reset, or closed) is not a page swap: say so at once.
+        if (!this.context) throw err;
+        last = err;
+        await sleep(CAPTURE_RETRY_MS);
+      }
+    }
+    const cause = last instanceof Error ? last.message.split("\n")[0] : String(last);
+    throw new Error(
+      `browser environment: "${observe}" capture failed ${CAPTURE_ATTEMPTS} times while the page kept changing or closed (last: ${cause}) — the page may be stuck navigating; check the task's app or call reset()`,
+    );
+  }
+
+  private async captureOnce(observe: ObserveKind): Promise<Capture> {
+    const started = performance.now();
+    const { page, cdp } = this.live();
+    const placement = { offset: { x: 0, y: 0 }, viewport: this.screen };
+    const wantElements = observe === "a11y" || observe === "som";
+    // Pixels and elements in parallel, so the boxes describe the frame the model sees.
+    const [shot, elements, dom] = await Promise.all([
+      cdp.send("Page.captureScreenshot", { format: "png", optimizeForSpeed: true }),
+      wantElements ? collectElements(cdp, placement) : undefined,
+      observe === "dom" ? cleanDom(page, this.domBudget) : undefined,
+    ]);
+    let png: Buffer = Buffer.from(shot.data, "base64");
+    if (observe === "som" && elements) png = await drawMarks(png, this.screen, elements);
+    const capture: Capture = { png, size: { ...this.screen }, captureMs: 0 };
+    if (elements) capture.elements = elements;
+    if (dom !== undefined) capture.dom = dom;
+    capture.captureMs = performance.now() - started;
+    return capture;
+  }
+
+  async act(action: ScreenAction): Promise<void> {
+    await this.input(action);
+    // An input event may have started a navigation (form submit, link, Enter) or a fetch: let it land,
+    // so the next capture sees the new page rather than a page between documents.
+    if (action.kind === "wait" || action.kind === "move" || action.kind === "scroll") return;
+    await this.activity.afterInput();
+  }
+
+  private async input(action: ScreenAction): Promise<void> {
+    const { page } = this.live();
+    const mouse = page.mouse;
+    switch (action.kind) {
+      case "click":
+        return mouse.click(action.x, action.y, { button: action.button ?? "left" });
+      case "double_click":
+        return mouse.dblclick(action.x, action.y);
+      case "move":
+        return mouse.move(action.x, action.y);
+      case "drag":
+        await mouse.move(action.from.x, action.from.y);
+        await mouse.down();
+        // Intermediate moves, so pages that track mousemove (sliders, drag-and-drop) see a drag.
+        await mouse.move(action.to.x, action.to.y, { steps: 10 });
+        return mouse.up();
+      case "type":
+        for (let i = 0; i < action.text.length; i += TYPE_CHUNK) {
+          await page.keyboard.type(action.text.slice(i, i + TYPE_CHUNK));
+        }
+        return;
+      case "key":
+        return page.keyboard.press(toPlaywrightKeys(action.keys));
+      case "scroll":
+        await mouse.move(action.x, action.y);
+        await mouse.wheel(action.dx, action.dy);
+        // The wheel is asynchronous in the renderer; let the scroll land before the next capture.
+        return void (await page.evaluate(
+          "new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))",
+        ));
+      case "wait":
+        return sleep(Math.min(Math.max(0, action.seconds), MAX_WAIT_SECONDS) * 1000);
+      default: {
+        const never: never = action;
+        throw new Error(`browser environment: unknown action ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  /** Evaluate a script in the current page (tests and graders read page state with it). */
+  async evaluate<T>(script: string): Promise<T> {
+    return (await this.live().page.evaluate(script)) as T;
+  }
+
+  async close(): Promise<void> {
+    await this.closeBrowser();
+    await this.proxy?.close();
+    this.proxy = undefined;
+  }
+
+  private async follow(page: Page): Promise<void> {
+    // Page and session change together: a capture must never pair the new page with the old session.
+    const cdp = await page.context().newCDPSession(page);
+    this.page = page;
+    this.cdp = cdp;
+    page.once("close", () => {
+      if (this.page !== page) return;
+      const rest = this.context?.pages().filter((p) => p !== page) ?? [];
+      const last = rest.at(-1);
+      if (last) void this.follow(last);
+      else this.page = this.cdp = undefined;
+    });
+  }
+
+  private live(): { page: Page; cdp: CDPSession } {
+    if (!this.page || !this.cdp) {
+      throw new Error("browser environment: no page — call reset({ url }) before capture/act");
+    }
+    return { page: this.page, cdp: this.cdp };
+  }
+
+  private async closeBrowser(): Promise<void> {
+    const context = this.context;
+    this.context = this.page = this.cdp = undefined;
+    this.activity.clear();
+    if (context) await context.close().catch(() => undefined);
+    removeProfile(this.profile);
+    this.profile = undefined;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

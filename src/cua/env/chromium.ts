@@ -1,0 +1,97 @@
+/**
+ * How Chromium is started on these machines, shared by the headless browser and the one inside X11.
+ * Debian's build, never a downloaded one; a fresh profile per episode; every request through the
+ * egress proxy.
+ */
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { EgressRefusal } from "./egress.js";
+import { removeNow, removeOnExit } from "./proc.js";
+
+export const CHROMIUM_PATH = process.env.ACILAB_CHROMIUM ?? "/usr/bin/chromium";
+
+/** Flags these machines need: no setuid sandbox (root, no user namespaces for it), no GPU, no phoning home. */
+export const CHROMIUM_FLAGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-dev-shm-usage",
+  "--no-default-browser-check",
+  "--password-store=basic",
+  "--disable-client-side-phishing-detection",
+  "--disable-domain-reliability",
+  "--no-pings",
+] as const;
+
+/**
+ * For a Chromium acilab starts itself (inside X11): the background calls Playwright's launcher turns
+ * off, plus autofill's server lookups, so the allowlist's refusal log is mostly the page's own. A
+ * Playwright-launched browser gets Playwright's list; a second --disable-features would replace it.
+ */
+export const QUIET_CHROMIUM_FLAGS = [
+  "--disable-features=OptimizationHints,NetworkTimeServiceQuerying,AimEnabled,PreconnectToSearch,MediaRouter,AutofillServerCommunication,DestroyProfileOnBrowserClose",
+  "--enable-features=SkipListAccountsWithoutGaiaCookies",
+  "--disable-extensions",
+  "--disable-default-apps",
+  "--disable-component-extensions-with-background-pages",
+  "--disable-breakpad",
+] as const;
+
+/**
+ * Route everything through the allowlist proxy. Chromium bypasses proxies for loopback by default;
+ * `<-loopback>` removes that, so another port on 127.0.0.1 is refused like any other host. WebRTC may
+ * not send UDP around the proxy.
+ */
+export function proxyFlags(proxyUrl: string): string[] {
+  return [
+    `--proxy-server=${proxyUrl}`,
+    "--proxy-bypass-list=<-loopback>",
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+  ];
+}
+
+export function assertChromium(): void {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `browser environment: ${CHROMIUM_PATH} not found — install Debian's chromium ("apt-get install chromium" or scripts/bootstrap.sh), or set ACILAB_CHROMIUM`,
+    );
+  }
+}
+
+/** A new, empty --user-data-dir: no cookies, history or cache carried between episodes. */
+export function freshProfile(): string {
+  return removeOnExit(mkdtempSync(join(tmpdir(), "acilab-chromium-")));
+}
+
+export function removeProfile(dir: string | undefined): void {
+  if (dir) removeNow(dir);
+}
+
+/**
+ * Hosts Chromium itself calls with no switch left to stop it: measured on Debian's Chromium 156 with
+ * the flags above and Playwright's (which already pass --disable-component-update and
+ * SkipListAccountsWithoutGaiaCookies), each episode still made a component-updater POST to
+ * update.googleapis.com, Gaia ListAccounts CONNECTs to accounts.google.com, and autofill form queries
+ * to content-autofill.googleapis.com (AutofillServerCommunication is a feature, but a second
+ * --disable-features would replace Playwright's whole list: Chromium keeps the last). The proxy still
+ * refuses them; they are dropped from the refusal log, which should show what the page tried — unless
+ * the page itself was seen requesting that host.
+ */
+export const CHROMIUM_BACKGROUND_HOSTS: ReadonlySet<string> = new Set([
+  "update.googleapis.com",
+  "accounts.google.com",
+  "content-autofill.googleapis.com",
+]);
+
+/** The refusals a person should read: Chromium's own background calls left out (see above). */
+export function pageRefusals(
+  refusals: readonly EgressRefusal[],
+  pageHosts: ReadonlySet<string> = new Set(),
+): EgressRefusal[] {
+  return refusals.filter((r) => !CHROMIUM_BACKGROUND_HOSTS.has(r.host) || pageHosts.has(r.host));
+}

@@ -1,0 +1,46 @@
+/** Computer-use environments (a headless browser and an X11 desktop) and what they observe. */
+export { collectAxTree, collectElements, type ViewportPlacement } from "./a11y.js";
+export {
+  BrowserEnvironment,
+  type BrowserEnvironmentOptions,
+  DEFAULT_SCREEN,
+  MAX_WAIT_SECONDS,
+  TYPE_CHUNK,
+} from "./browser.js";
+export { cleanDom, DEFAULT_DOM_BUDGET, truncateText } from "./dom.js";
+export { EgressProxy, type EgressRefusal, isAllowed, originRule, parseAllowHost } from "./egress.js";
+export { toPlaywrightKeys, toXdotoolKeys } from "./keys.js";
+export {
+  type AxTreeNode,
+  boxCentre,
+  describeElements,
+  elementLine,
+  INTERACTIVE_ROLES,
+  interactiveNodes,
+  type Serialized,
+  serialize,
+} from "./serialize.js";
+export { drawMarks, layoutMarks, MARK_COLOURS, type MarkLabel } from "./som.js";
+export { X11Environment, type X11EnvironmentOptions } from "./x11.js";
+export { PIXELS_PER_WHEEL_NOTCH, xdotoolCommands } from "./x11-input.js";
+
+import type { Environment, Size } from "../types.js";
+import { BrowserEnvironment } from "./browser.js";
+import type { EgressRefusal } from "./egress.js";
+import { X11Environment } from "./x11.js";
+
+/** What both environments offer beyond the contract: the allowlist's refusals and page-state reads. */
+export interface InspectableEnvironment extends Environment {
+  /** Requests the egress allowlist refused this episode. */
+  readonly refusals: readonly EgressRefusal[];
+  /** Run a script in the page (graders read final state with it); X11 needs its built-in Chromium. */
+  evaluate<T>(script: string): Promise<T>;
+}
+
+/** One environment of the kind a task asks for. */
+export function createEnvironment(kind: Environment["kind"], screen?: Size): InspectableEnvironment {
+  const options = screen ? { screen } : {};
+  return kind === "browser" ? new BrowserEnvironment(options) : new X11Environment(options);
+}
+export { BENCH_SCREEN, benchCapture, CAPTURE_TARGET_MS, type CaptureBenchRow } from "./bench.js";
+export { recheckElement } from "./recheck.js";

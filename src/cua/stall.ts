@@ -1,0 +1,205 @@
+/**
+ * Noticing that progress stopped. A stalled computer-use run looks like steady work from inside (the
+ * model keeps narrating), so the harness compares what the screen LOOKS like between steps: a byte
+ * hash changes with every cursor blink and never fires; a perceptual delta on a small greyscale
+ * thumbnail ignores that noise and still sees any real change (seed 002).
+ */
+import { createHash } from "node:crypto";
+
+/** Thumbnail side: a 64×64 grid averages a few-pixel cursor into one barely changed cell. */
+export const THUMBNAIL_SIDE = 64;
+/** Grey levels (0–255) a cell may drift without counting: absorbs antialiasing and subpixel shading. */
+export const DELTA_TOLERANCE = 12;
+/** Below this fraction of changed cells the screen did not change (real UI changes measure ≥ 3 %, noise ≤ 0.02 %). */
+export const NO_CHANGE_BELOW = 0.005;
+/** Consecutive no-change steps that inject the warning (exactly once per streak). */
+export const STALL_WARN_AT = 2;
+/** Consecutive no-change steps that end the run with `stalled`. */
+export const STALL_HALT_AT = 4;
+
+/** Raw pixels, row-major, `channels` bytes a pixel (3 = RGB, 4 = RGBA, 1 = grey). */
+export interface Pixels {
+  data: Uint8Array;
+  width: number;
+  height: number;
+  channels: 1 | 3 | 4;
+}
+
+/**
+ * Box-averaged greyscale thumbnail (ITU-R 601 luma, as PIL's "L"). Every source pixel lands in exactly
+ * one cell, so the average is over the whole image and a small change is diluted by the cell's area.
+ */
+export function greyThumbnail(image: Pixels, side = THUMBNAIL_SIDE): Uint8Array {
+  const { data, width, height, channels } = image;
+  if (data.length < width * height * channels) {
+    throw new RangeError(`greyThumbnail: ${data.length} bytes is too few for ${width}×${height}×${channels}`);
+  }
+  // Integer arithmetic throughout (PIL's own fixed-point luma), one row accumulator flushed into the
+  // cell row when the row band ends: ~2× faster than float sums, and this runs on every step.
+  const sums = new Uint32Array(side * side);
+  const counts = new Uint32Array(side * side);
+  const cellOfColumn = new Uint16Array(width);
+  for (let x = 0; x < width; x++) cellOfColumn[x] = Math.floor((x * side) / width);
+  const row = new Uint32Array(side);
+  for (let y = 0; y < height; y++) {
+    const band = Math.floor((y * side) / height);
+    let i = y * width * channels;
+    if (channels === 1) {
+      for (let x = 0; x < width; x++, i++) {
+        const c = cellOfColumn[x] as number;
+        row[c] = (row[c] as number) + (data[i] as number);
+      }
+    } else {
+      for (let x = 0; x < width; x++, i += channels) {
+        const luma =
+          (19595 * (data[i] as number) +
+            38470 * (data[i + 1] as number) +
+            7471 * (data[i + 2] as number) +
+            32768) >>>
+          16;
+        const c = cellOfColumn[x] as number;
+        row[c] = (row[c] as number) + luma;
+      }
+    }
+    if (y + 1 === height || Math.floor(((y + 1) * side) / height) !== band) {
+      for (let c = 0; c < side; c++) {
+        const cell = band * side + c;
+        sums[cell] = (sums[cell] as number) + (row[c] as number);
+        row[c] = 0;
+      }
+    }
+  }
+  // A cell's pixel count is (columns mapped to it) × (rows mapped to it).
+  const colsIn = new Uint32Array(side);
+  const rowsIn = new Uint32Array(side);
+  for (let x = 0; x < width; x++)
+    colsIn[cellOfColumn[x] as number] = (colsIn[cellOfColumn[x] as number] as number) + 1;
+  for (let y = 0; y < height; y++) {
+    const r = Math.floor((y * side) / height);
+    rowsIn[r] = (rowsIn[r] as number) + 1;
+  }
+  for (let c = 0; c < counts.length; c++) {
+    counts[c] = (rowsIn[Math.floor(c / side)] as number) * (colsIn[c % side] as number);
+  }
+  const out = new Uint8Array(side * side);
+  for (let c = 0; c < out.length; c++) {
+    const n = counts[c] as number;
+    out[c] = n === 0 ? 0 : Math.round((sums[c] as number) / n);
+  }
+  return out;
+}
+
+/** Fraction of thumbnail cells whose grey level moved by more than `tolerance`. */
+export function perceptualDelta(a: Uint8Array, b: Uint8Array, tolerance = DELTA_TOLERANCE): number {
+  if (a.length !== b.length || a.length === 0) {
+    throw new RangeError(`perceptualDelta: thumbnails differ in size (${a.length} vs ${b.length} cells)`);
+  }
+  let changed = 0;
+  for (let i = 0; i < a.length; i++) if (Math.abs((a[i] as number) - (b[i] as number)) > tolerance) changed++;
+  return changed / a.length;
+}
+
+export interface StallVerdict {
+  delta: number;
+  changed: boolean;
+  /** Consecutive steps without a visible change, this one included. */
+  stalls: number;
+  /** Text to inject into THIS step's observation, set exactly once per streak. */
+  warning?: string;
+  halt: boolean;
+}
+
+export const STALL_WARNING =
+  "The screen has not changed across your last two actions: your approach is not working. " +
+  "Do not repeat the last action. Try a different control, keyboard navigation, or scrolling.";
+
+/**
+ * The four-state machine: progressing → suspect (1 no-change) → warned (2) → halted (4). The warning
+ * fires on the step the count reaches 2 and not again in the same streak: repeating it would feed
+ * the very pattern it is meant to break. A visible change resets the streak.
+ */
+export class StallDetector {
+  private stalls = 0;
+
+  constructor(
+    private readonly warnAt = STALL_WARN_AT,
+    private readonly haltAt = STALL_HALT_AT,
+    private readonly threshold = NO_CHANGE_BELOW,
+  ) {}
+
+  /**
+   * `stateChanged`: the interactive elements' roles, names or states differ from the previous frame.
+   * A radio dot or a checkbox tick is a real change that moves under 0.5 % of a 64×64 thumbnail; the
+   * accessibility tree sees it, and a ticking clock (static text, not an interactive element) it ignores.
+   */
+  observe(delta: number, stateChanged = false): StallVerdict {
+    const changed = delta >= this.threshold || stateChanged;
+    this.stalls = changed ? 0 : this.stalls + 1;
+    const verdict: StallVerdict = { delta, changed, stalls: this.stalls, halt: this.stalls >= this.haltAt };
+    if (this.stalls === this.warnAt) verdict.warning = STALL_WARNING;
+    return verdict;
+  }
+}
+
+/** What a person could act on, without positions: scrolling moves boxes but is visible in pixels anyway. */
+export function elementsSignature(
+  elements: readonly { role: string; name: string; states?: string[] }[],
+): string {
+  return elements.map((e) => `${e.role}\u0000${e.name}\u0000${(e.states ?? []).join(",")}`).join("\n");
+}
+
+export interface RepeatVerdict {
+  /** How many times in a row this exact action was asked for. */
+  count: number;
+  warning?: string;
+  halt: boolean;
+}
+
+/** Same action in a row before a warning; a carousel defeats the pixel detector, this still sees it. */
+export const REPEAT_WARN_AT = 3;
+/** Same action in a row that ends the run with `repeated`. */
+export const REPEAT_HALT_AT = 5;
+
+/** A stable hash of an action: keys sorted, so {x, y} and {y, x} are the same action. */
+export function actionHash(action: unknown): string {
+  const canonical = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(canonical)
+      : v && typeof v === "object"
+        ? Object.fromEntries(
+            Object.entries(v as Record<string, unknown>)
+              .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+              .map(([k, x]) => [k, canonical(x)]),
+          )
+        : v;
+  return createHash("sha256")
+    .update(JSON.stringify(canonical(action)))
+    .digest("hex")
+    .slice(0, 16);
+}
+
+/** Counts the same action hash in a row; warns once at `warnAt`, halts at `haltAt`. */
+export class RepeatDetector {
+  private last: string | undefined;
+  private count = 0;
+
+  constructor(
+    private readonly warnAt = REPEAT_WARN_AT,
+    private readonly haltAt = REPEAT_HALT_AT,
+  ) {
+    if (!(warnAt >= 2 && haltAt >= warnAt)) {
+      throw new RangeError(`RepeatDetector: need 2 ≤ warnAt ≤ haltAt, got warnAt=${warnAt} haltAt=${haltAt}`);
+    }
+  }
+
+  observe(action: unknown): RepeatVerdict {
+    const hash = actionHash(action);
+    this.count = hash === this.last ? this.count + 1 : 1;
+    this.last = hash;
+    const verdict: RepeatVerdict = { count: this.count, halt: this.count >= this.haltAt };
+    if (this.count === this.warnAt) {
+      verdict.warning = `You have asked for the same action ${this.count} times in a row. It is not getting you closer; try something different.`;
+    }
+    return verdict;
+  }
+}

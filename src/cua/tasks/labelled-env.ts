@@ -1,0 +1,56 @@
+import type { InspectableEnvironment } from "../env/index.js";
+import { targetAt } from "../gate.js";
+import type { Capture, EnvironmentStart, ObserveKind, ScreenAction, UiElement } from "../types.js";
+
+/**
+ * The task runner's wrapper around an environment. It remembers, for every action executed, the
+ * control it landed on (from the last capture's elements), so contact-sheet captions read
+ * `click (640, 380) → button "Save"`; the policy never sees that. (A capture taken mid-navigation is
+ * the environment's to settle: BrowserEnvironment waits for it.)
+ */
+export class LabelledEnvironment implements InspectableEnvironment {
+  /** One entry per executed action, in order: the control's `role "name"`, or "" when none. */
+  readonly labels: string[] = [];
+  private elements: readonly UiElement[] = [];
+
+  constructor(private readonly inner: InspectableEnvironment) {}
+
+  get kind() {
+    return this.inner.kind;
+  }
+  get screen() {
+    return this.inner.screen;
+  }
+  get refusals() {
+    return this.inner.refusals;
+  }
+
+  reset(start: EnvironmentStart): Promise<void> {
+    return this.inner.reset(start);
+  }
+
+  async capture(observe: ObserveKind): Promise<Capture> {
+    const capture = await this.inner.capture(observe);
+    this.elements = capture.elements ?? [];
+    return capture;
+  }
+
+  async act(action: ScreenAction): Promise<void> {
+    const point =
+      "x" in action ? { x: action.x, y: action.y } : action.kind === "drag" ? action.from : undefined;
+    const hit =
+      point && action.kind !== "scroll" && action.kind !== "move"
+        ? targetAt(point, this.elements, 0)
+        : undefined;
+    this.labels.push(hit ? `${hit.role} "${hit.name}"` : "");
+    return this.inner.act(action);
+  }
+
+  evaluate<T>(script: string): Promise<T> {
+    return this.inner.evaluate<T>(script);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}

@@ -1,0 +1,61 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { makePolicy, type Policy, resolveAutoPolicy } from "../../policies/index.js";
+import { ScriptedCuaPolicy, type ScriptedCuaStep } from "../scripted.js";
+import type { CuaTask } from "./types.js";
+
+const Target = z.object({ role: z.string().min(1), name: z.string() }).strict();
+const Point = z.object({ x: z.number(), y: z.number() }).strict();
+const Where = z.union([Target, Point]);
+/** The JSON form of a script step (names are plain strings; RegExp targets exist only in code). */
+const Step = z.union([
+  z.object({ click: Where, button: z.enum(["left", "right", "middle"]).optional() }).strict(),
+  z.object({ double_click: Where }).strict(),
+  z.object({ move: Where }).strict(),
+  z.object({ drag: z.object({ from: Where, to: Where }).strict() }).strict(),
+  z.object({ type: z.string().min(1), into: Target.optional() }).strict(),
+  z.object({ key: z.string().min(1) }).strict(),
+  z
+    .object({
+      scroll: z.object({ dy: z.number(), dx: z.number().optional(), at: Where.optional() }).strict(),
+    })
+    .strict(),
+  z.object({ wait: z.number().positive() }).strict(),
+  z.object({ screenshot: z.literal(true) }).strict(),
+  z.object({ done: z.string().min(1) }).strict(),
+  z.object({ call: z.object({ name: z.string(), input: z.unknown() }).strict() }).strict(),
+]);
+const ScriptJson = z.union([z.array(Step).min(1), z.object({ steps: z.array(Step).min(1) }).strict()]);
+
+/**
+ * The policy for a computer-use task. `scripted` is the task's reference script; `scripted:FILE` a
+ * JSON list of steps; `auto` a model when a key is set, else the script; anything else a model spec.
+ */
+export function cuaPolicy(spec: string, task: CuaTask): Policy {
+  const resolved = spec === "auto" ? resolveAutoPolicy().spec : spec;
+  // Numbered elements are used where the observation offers them: a11y and som runs exercise click_element.
+  const options = { useElementNumbers: true };
+  if (resolved === "scripted") return new ScriptedCuaPolicy(`scripted:${task.id}`, task.script, options);
+  if (resolved.startsWith("scripted:")) {
+    const file = resolved.slice("scripted:".length);
+    return new ScriptedCuaPolicy(resolved, loadSteps(file), options);
+  }
+  return makePolicy(resolved);
+}
+
+function loadSteps(file: string): ScriptedCuaStep[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, "utf8"));
+  } catch (err) {
+    throw new Error(
+      `script ${file}: cannot read it as JSON (${err instanceof Error ? err.message : String(err)}); pass scripted:<steps.json>`,
+    );
+  }
+  const parsed = ScriptJson.safeParse(json);
+  if (!parsed.success)
+    throw new Error(
+      `script ${file} is not a list of computer-use steps:\n${z.prettifyError(parsed.error)}\nSee docs/computer-use.md.`,
+    );
+  return (Array.isArray(parsed.data) ? parsed.data : parsed.data.steps) as ScriptedCuaStep[];
+}

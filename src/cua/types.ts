@@ -1,0 +1,98 @@
+/**
+ * The computer-use contract: what an environment is, what an agent can do to it and what it sees.
+ * Coordinates in actions are in the MODEL's image space (the downscaled screenshot the model was
+ * shown); the loop maps them to the screen (see scaling). Environments only ever see screen pixels.
+ */
+
+export interface Size {
+  width: number;
+  height: number;
+}
+
+export type MouseButton = "left" | "right" | "middle";
+
+/** What a computer-use policy may ask for. `click_element` only when the observation numbered elements. */
+export type CuaAction =
+  | { kind: "click"; x: number; y: number; button?: MouseButton }
+  | { kind: "double_click"; x: number; y: number }
+  | { kind: "move"; x: number; y: number }
+  | { kind: "drag"; from: { x: number; y: number }; to: { x: number; y: number } }
+  /** Typed in chunks (the environment's choice of size), never as one paste. */
+  | { kind: "type"; text: string }
+  /** A key or combo in xdotool/Playwright style: "Enter", "ctrl+a", "shift+Tab". */
+  | { kind: "key"; keys: string }
+  | { kind: "scroll"; x: number; y: number; dx: number; dy: number }
+  /** A real pause, capped at 10 s. */
+  | { kind: "wait"; seconds: number }
+  | { kind: "screenshot" }
+  | { kind: "click_element"; index: number }
+  | { kind: "done"; summary: string };
+
+/** The same action with coordinates already on the screen: what an environment executes. */
+export type ScreenAction = Exclude<
+  CuaAction,
+  { kind: "click_element" } | { kind: "done" } | { kind: "screenshot" }
+>;
+
+/** One interactive element of the accessibility tree, as serialised for the model. */
+export interface UiElement {
+  /** 1-based number shown to the model (`[k] role "name"`), in document order. */
+  index: number;
+  role: string;
+  name: string;
+  /** Box on the screen, in screen pixels. */
+  box: { x: number; y: number; width: number; height: number };
+  /** Extra state worth saying: disabled, checked, expanded, value. */
+  states?: string[];
+}
+
+/** What can be observed; a task says which kinds apply to it. */
+export type ObserveKind = "screenshot" | "a11y" | "som" | "dom";
+
+/** One capture: taken once per step, the same bytes judged by the stall detector and shown to the model. */
+export interface Capture {
+  /** PNG of the whole screen at the environment's screen size. */
+  png: Buffer;
+  size: Size;
+  /** Present for a11y / som observations: visible interactive elements in document order. */
+  elements?: UiElement[];
+  /** Present for dom observations: cleaned DOM text. */
+  dom?: string;
+  /** Wall-clock ms the capture took (for the capture-latency benchmark). */
+  captureMs: number;
+}
+
+/** A disposable environment: reset gives a fresh one per episode, close tears everything down. */
+export interface Environment {
+  readonly kind: "browser" | "x11";
+  readonly screen: Size;
+  /** Start (or restart) from the task's initial state: fresh profile, fresh page/app. */
+  reset(start: EnvironmentStart): Promise<void>;
+  /** Take one capture with what `observe` asks for. */
+  capture(observe: ObserveKind): Promise<Capture>;
+  /** Execute one action in screen coordinates; throws only on infrastructure failure. */
+  act(action: ScreenAction): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface EnvironmentStart {
+  /** First page (browser) or program to launch (x11). */
+  url?: string;
+  command?: string[];
+  /** Hosts the page may reach (everything else is refused below the page); default: the start URL's origin only. */
+  allowHosts?: string[];
+  /** Pre-authenticated session: cookies injected before the first load; never typed credentials. */
+  cookies?: Array<{ name: string; value: string; domain: string; path?: string }>;
+}
+
+/**
+ * Thrown by capture when the environment has no accessibility tree at all (an X11 desktop running a
+ * program other than its built-in Chromium): the one failure after which a screenshot run may fall
+ * back to bare pixels. Any other capture failure is about one step, not the environment.
+ */
+export class NoAccessibilityTreeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "NoAccessibilityTreeError";
+  }
+}
