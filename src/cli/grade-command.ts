@@ -12,6 +12,7 @@ import {
 import { numberOption, parse, UsageError } from "./args.js";
 import { table } from "./format.js";
 import { GRADE_HELP } from "./help.js";
+import { interruptSignal } from "./interrupt.js";
 import { createProgress } from "./progress.js";
 
 type Out = (text: string) => void;
@@ -28,25 +29,6 @@ export interface GradeCommandDeps {
   write?: (text: string) => void;
   /** Stop signal (default: SIGINT/SIGTERM). */
   signal?: AbortSignal;
-}
-
-/** Ctrl-C stops starting instances and aborts the running ones; a second Ctrl-C exits at once. */
-function interruptSignal(err: Out): { signal: AbortSignal; dispose: () => void } {
-  const controller = new AbortController();
-  const onSignal = (name: NodeJS.Signals) => {
-    if (controller.signal.aborted) process.exit(130);
-    err(`\nacilab grade: ${name} received — stopping; finished instances are kept (again to quit now)`);
-    controller.abort();
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  return {
-    signal: controller.signal,
-    dispose: () => {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-    },
-  };
 }
 
 function percent(n: number): string {
@@ -143,7 +125,12 @@ export async function gradeCommand(
   for (const w of loaded.predictions.warnings) err(`warning: ${w}`);
   const grade = deps.grade ?? gradeInstance;
 
-  const interrupt = deps.signal ? { signal: deps.signal, dispose: () => {} } : interruptSignal(err);
+  const interrupt = deps.signal
+    ? { signal: deps.signal, dispose: () => {} }
+    : // Ctrl-C stops starting instances and aborts the running ones; a second one exits at once.
+      interruptSignal((name) =>
+        err(`\nacilab grade: ${name} received — stopping; finished instances are kept (again to quit now)`),
+      );
   const progress = createProgress({
     total: loaded.predictions.predictions.length,
     tty: deps.tty ?? process.stdout.isTTY === true,

@@ -20,6 +20,7 @@ import {
   SUITE_HELP,
   TASKS_HELP,
 } from "./help.js";
+import { interruptSignal } from "./interrupt.js";
 import { doctorCommand, sandboxCommand } from "./sandbox-commands.js";
 import { suiteCommand } from "./suite-command.js";
 import { tasksBuildCommand } from "./tasks-build.js";
@@ -32,25 +33,6 @@ type Out = (text: string) => void;
  * Ctrl-C (or SIGTERM) stops the current run cleanly: the running command is killed, the run ends with
  * reason "aborted" and its files are written. A second Ctrl-C exits at once.
  */
-function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
-  const controller = new AbortController();
-  const onSignal = (name: NodeJS.Signals) => {
-    if (controller.signal.aborted) process.exit(130);
-    process.stderr.write(
-      `\nacilab: ${name} received — stopping the run and saving what it did (again to quit now)\n`,
-    );
-    controller.abort();
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  return {
-    signal: controller.signal,
-    dispose: () => {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-    },
-  };
-}
 
 export async function main(
   argv: string[],

@@ -3,6 +3,7 @@
  * turn, run_end) plus a `cua` field per turn. Images are stored as refs to the saved frames, never
  * as base64: a 30-step run would otherwise write ~100 MB of JSON.
  */
+import { runEndRecord } from "../loop/index.js";
 import type { Message, ToolCall } from "../messages/index.js";
 import type { PolicyReply, ToolSpec } from "../policies/index.js";
 import {
@@ -76,16 +77,7 @@ export function cuaRunStart(run: {
 }
 
 export function cuaRunEnd(outcome: CuaOutcome, cacheBusts: number): RunEndRecord {
-  return {
-    type: "run_end",
-    stop_reason: outcome.stopReason,
-    detail: outcome.detail,
-    steps: outcome.steps,
-    wall_s: outcome.wallMs / 1000,
-    usage: outcome.usage,
-    cost_usd: outcome.costUsd ?? null,
-    cache_busts: cacheBusts,
-  };
+  return runEndRecord({ ...outcome, cacheBusts });
 }
 
 export interface Turn {

@@ -1,5 +1,6 @@
 export { type AgentRun, runAgent } from "./agent.js";
 export { loadMemory, MEMORY_FILE_MAX_BYTES } from "./memory.js";
+export { runEndRecord } from "./records.js";
 export { DEFAULT_COMMAND_TIMEOUT_MS, type RunResult, type RunTaskOptions, runTask } from "./run-task.js";
 export {
   compareActionFormats,

@@ -35,8 +35,12 @@ export function runStartRecord(run: {
   };
 }
 
-/** The trajectory's closing record for a finished loop. */
-export function runEndRecord(outcome: RunOutcome): RunEndRecord {
+/** The trajectory's closing record for a finished loop (a coding run or a computer-use episode). */
+export function runEndRecord(
+  outcome: Pick<RunOutcome, "detail" | "steps" | "wallMs" | "usage" | "costUsd" | "cacheBusts"> & {
+    stopReason: string;
+  },
+): RunEndRecord {
   return {
     type: "run_end",
     stop_reason: outcome.stopReason,
