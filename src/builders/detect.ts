@@ -1,5 +1,5 @@
 import type { LogParserName } from "../eval/index.js";
-import { tsxLoaderPath } from "../tasks/index.js";
+import { resolvePlaceholders } from "../tasks/index.js";
 import { git } from "../workspace/index.js";
 import { type BuilderLanguage, isTestModule, languageOf } from "./paths.js";
 
@@ -83,10 +83,6 @@ export function detectTestSetup(
 /** The argv that runs `files`, with acilab's placeholders (`{tsx}`) resolved for this machine. */
 export function testArgv(setup: Pick<TestSetup, "command">, files: readonly string[]): string[] {
   return resolvePlaceholders([...setup.command, ...files]);
-}
-
-export function resolvePlaceholders(argv: readonly string[]): string[] {
-  return argv.map((a) => (a.includes("{tsx}") ? a.replaceAll("{tsx}", tsxLoaderPath()) : a));
 }
 
 /** Detect the test setup of the repository at `repo` from the files its HEAD tracks. */

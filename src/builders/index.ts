@@ -3,7 +3,6 @@ export {
   detectRepo,
   detectTestSetup,
   NoTestCommandError,
-  resolvePlaceholders,
   type TestCommandOverride,
   type TestSetup,
 } from "./detect.js";

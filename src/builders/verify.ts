@@ -4,9 +4,8 @@ import { isAbsolute, join, resolve } from "node:path";
 import { LOG_PARSERS, type TestStatusMap } from "../eval/index.js";
 import type { BackendChoice } from "../sandbox/index.js";
 import type { Instance } from "../swebench/types.js";
-import { openTaskSandbox } from "../tasks/index.js";
+import { openTaskSandbox, resolvePlaceholders } from "../tasks/index.js";
 import { git } from "../workspace/index.js";
-import { resolvePlaceholders } from "./detect.js";
 import { BUILDER_TEST_TIMEOUT_MS } from "./workdir.js";
 
 export interface InstanceRun {

@@ -1,11 +1,11 @@
 import { execFile } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { patchPaths } from "../swebench/index.js";
 import type { Checkout } from "../workspace/index.js";
-import { git } from "../workspace/index.js";
+import { git, withTrustedGit } from "../workspace/index.js";
 
 const run = promisify(execFile);
 
@@ -54,21 +54,16 @@ export async function applyCandidate(repo: TrustedRepo, patch: string): Promise<
     { name: "git apply", run: () => git(root, ["apply", "--verbose", "--whitespace=nowarn", file], { env }) },
     {
       name: "git apply --3way",
-      run: () => {
-        // --3way needs an index and writes blobs: give it scratch ones seeded from the snapshot.
-        const index = join(scratch, "index");
-        const objects = join(scratch, "objects");
-        mkdirSync(objects, { recursive: true });
-        if (existsSync(join(repo.gitDir, "index"))) copyFileSync(join(repo.gitDir, "index"), index);
-        return git(root, ["apply", "--3way", "--whitespace=nowarn", file], {
-          env: {
-            ...env,
-            GIT_INDEX_FILE: index,
-            GIT_OBJECT_DIRECTORY: objects,
-            GIT_ALTERNATE_OBJECT_DIRECTORIES: join(repo.gitDir, "objects"),
+      // --3way needs an index and writes blobs: scratch ones, seeded from the snapshot's.
+      run: () =>
+        withTrustedGit(
+          root,
+          repo.gitDir,
+          (e) => git(root, ["apply", "--3way", "--whitespace=nowarn", file], { env: e }),
+          {
+            objects: true,
           },
-        });
-      },
+        ),
     },
     {
       name: "patch --fuzz=5",

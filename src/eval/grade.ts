@@ -88,17 +88,19 @@ export async function gradeInstance(
     return done("infrastructure_error", `cannot check out the repository: ${(err as Error).message}`);
   }
   script.push(`git checkout -q ${instance.base_commit}   # copy-on-write checkout of ${instance.repo_path}`);
-  const { sandbox } = await openTaskSandbox(
+  const { sandbox, error } = await openTaskSandbox(
     instance,
     repo.checkout.root,
     options.backend as BackendChoice | undefined,
     {
       fromSnapshot: true,
     },
-  ).catch((err: Error) => ({ sandbox: undefined, error: err }));
+  )
+    .then((opened) => ({ ...opened, error: undefined }))
+    .catch((err: Error) => ({ sandbox: undefined, error: err }));
   if (!sandbox) {
     await repo.checkout.dispose();
-    return done("infrastructure_error", "cannot open the sandbox; run `acilab doctor`");
+    return done("infrastructure_error", `cannot open the sandbox (${error?.message}); run \`acilab doctor\``);
   }
   // An abort (Ctrl-C on a grading run) kills the running command; the instance then reports an error.
   const onAbort = () => void sandbox.close();

@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, lstatSync, mkdtempSync, rmSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { patchPaths } from "../swebench/index.js";
-import { git } from "../workspace/index.js";
+import { git, withTrustedGit } from "../workspace/index.js";
 import type { TrustedRepo } from "./apply-patch.js";
 
 /**
@@ -27,18 +27,10 @@ export async function restoreTestFiles(
   const tracked = await filesAtBase(repo, base, paths);
   const restored = paths.filter((p) => tracked.has(p));
   const removed = paths.filter((p) => !tracked.has(p));
-  if (restored.length > 0) {
-    const scratch = mkdtempSync(join(tmpdir(), "acilab-restore-"));
-    try {
-      const index = join(scratch, "index");
-      if (existsSync(join(repo.gitDir, "index"))) copyFileSync(join(repo.gitDir, "index"), index);
-      await git(root, ["checkout", base, "--", ...restored], {
-        env: { GIT_DIR: repo.gitDir, GIT_WORK_TREE: root, GIT_INDEX_FILE: index },
-      });
-    } finally {
-      rmSync(scratch, { recursive: true, force: true });
-    }
-  }
+  if (restored.length > 0)
+    await withTrustedGit(root, repo.gitDir, (env) =>
+      git(root, ["checkout", base, "--", ...restored], { env }),
+    );
   return { restored, removed };
 }
 

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -71,41 +71,46 @@ export async function commitAll(dir: string, message: string): Promise<string> {
 }
 
 /**
- * The workspace's changes against `base` as a git diff, new files included, without touching the
- * workspace's own index (a throwaway index file is used).
+ * Host-side git over a work tree a sandboxed program could have written: git reads `gitDir` (a
+ * repository we trust — the snapshot's, often read-only) with `workTree` as its work tree, never the
+ * work tree's own .git, whose config can make git run a program of the writer's choosing
+ * (core.fsmonitor, filter drivers, core.worktree). Commands that write an index get a scratch copy of
+ * gitDir's; with `objects`, new objects go to a scratch store that borrows gitDir's.
  */
-export async function diffAgainst(dir: string, base: string): Promise<string> {
-  const scratch = mkdtempSync(join(tmpdir(), "acilab-index-"));
-  const env = { GIT_INDEX_FILE: join(scratch, "index") };
+export async function withTrustedGit<T>(
+  workTree: string,
+  gitDir: string,
+  fn: (env: Record<string, string>) => Promise<T>,
+  options: { objects?: boolean } = {},
+): Promise<T> {
+  const scratch = mkdtempSync(join(tmpdir(), "acilab-git-"));
   try {
-    await git(dir, ["read-tree", base], { env });
-    await git(dir, ["add", "-A"], { env });
-    return await git(dir, ["diff", "--cached", "--binary", base], { env });
+    const env: Record<string, string> = {
+      GIT_DIR: gitDir,
+      GIT_WORK_TREE: workTree,
+      GIT_INDEX_FILE: join(scratch, "index"),
+    };
+    if (existsSync(join(gitDir, "index"))) copyFileSync(join(gitDir, "index"), join(scratch, "index"));
+    if (options.objects) {
+      mkdirSync(join(scratch, "objects"));
+      env.GIT_OBJECT_DIRECTORY = join(scratch, "objects");
+      env.GIT_ALTERNATE_OBJECT_DIRECTORIES = join(gitDir, "objects");
+    }
+    return await fn(env);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
 }
 
 /**
- * Paths that differ from the index or are untracked (not ignored). With `gitDir`, git reads that
- * repository (trusted, e.g. the read-only snapshot's) with `dir` as its work tree, and a scratch copy
- * of its index — never the workspace's own .git, whose config a sandboxed program can rewrite to make
- * the host's git run a program of its choosing (core.fsmonitor, filter drivers, core.worktree).
+ * Paths that differ from the index or are untracked (not ignored). With `gitDir`, through
+ * `withTrustedGit`: the workspace's own .git is not consulted.
  */
 export async function dirtyPaths(dir: string, gitDir?: string): Promise<Set<string>> {
   const args = ["status", "--porcelain=v1", "-z", "--untracked-files=all"];
   let out: string;
   if (gitDir === undefined) out = await git(dir, args);
-  else {
-    const scratch = mkdtempSync(join(tmpdir(), "acilab-status-"));
-    try {
-      const index = join(scratch, "index");
-      if (existsSync(join(gitDir, "index"))) copyFileSync(join(gitDir, "index"), index);
-      out = await git(dir, args, { env: { GIT_DIR: gitDir, GIT_WORK_TREE: dir, GIT_INDEX_FILE: index } });
-    } finally {
-      rmSync(scratch, { recursive: true, force: true });
-    }
-  }
+  else out = await withTrustedGit(dir, gitDir, (env) => git(dir, args, { env }));
   const paths = new Set<string>();
   const entries = out.split("\0");
   for (let i = 0; i < entries.length; i++) {
