@@ -84,7 +84,7 @@ beforeAll(async () => {
     "mean of no values",
   );
   report = await mirror({ repo, out: join(scratch, "out", "tasks.jsonl"), maxSrcLines: 5 });
-}, 60_000);
+});
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -153,7 +153,7 @@ describe("tasks mirror", () => {
       expect(gold.statuses.get(id)).toBe("PASSED");
     const none = await runInstance(instance, dir, null);
     for (const id of instance.FAIL_TO_PASS) expect(none.statuses.get(id)).toBe("FAILED");
-  }, 30_000);
+  });
 
   it("writes a bug report that names neither the patched file nor the changed code", () => {
     const instance = report.instances[0] as Instance;

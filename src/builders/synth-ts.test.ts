@@ -63,5 +63,5 @@ describe("tasks synth (TypeScript)", () => {
     expect(report.setup.logParser).toBe("node-tap");
     expect(report.setup.command).toContain("{tsx}");
     await checkMutants(report, join(scratch, "ts"));
-  }, 60_000);
+  });
 });

@@ -50,5 +50,5 @@ describe("tasks synth (Python)", () => {
     const report = await synth({ repo, out, max: 2, seed: 7 });
     expect(report.setup.logParser).toBe("pytest");
     await checkMutants(report, join(scratch, "py"));
-  }, 60_000);
+  });
 });

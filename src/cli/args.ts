@@ -1,4 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import type { GradingRules } from "../swebench/index.js";
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig["options"]>;
 
@@ -29,4 +30,16 @@ export function numberOption(value: string | undefined, name: string, command: s
   if (!Number.isFinite(n) || n < 0)
     throw new UsageError(`--${name} must be a non-negative number, got "${value}"`, command);
   return n;
+}
+
+const RULES: readonly GradingRules[] = ["hardened", "swebench"];
+
+/** `--rules hardened|swebench` (default hardened): which rules grade the hidden-test log. */
+export function rulesOption(value: string | undefined, command: string): GradingRules {
+  if (value === undefined) return "hardened";
+  if ((RULES as readonly string[]).includes(value)) return value as GradingRules;
+  throw new UsageError(
+    `--rules must be hardened (default: SWE-bench's rules plus tamper checks) or swebench (SWE-bench v5's verdicts exactly), got "${value}"`,
+    command,
+  );
 }

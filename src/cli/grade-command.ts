@@ -9,7 +9,7 @@ import {
   loadPredictions,
   type RunSummary,
 } from "../swebench/index.js";
-import { numberOption, parse, UsageError } from "./args.js";
+import { numberOption, parse, rulesOption, UsageError } from "./args.js";
 import { table } from "./format.js";
 import { GRADE_HELP } from "./help.js";
 import { interruptSignal } from "./interrupt.js";
@@ -55,7 +55,7 @@ export function formatGradeSummary(result: GradeRunResult): string {
   const lines = [
     table(rows),
     "",
-    `run ${s.run_id} · model ${s.model_name_or_path} · summary ${result.summaryPath}`,
+    `run ${s.run_id} · model ${s.model_name_or_path} · rules ${s.rules} · summary ${result.summaryPath}`,
     `per instance: ${result.runDir}/<model>/<instance_id>/ (report.json, test_output.txt, patch.diff, eval.sh)`,
   ];
   if (s.error_ids.length > 0)
@@ -83,6 +83,7 @@ export async function gradeCommand(
     rerun: { type: "boolean" },
     sandbox: { type: "string" },
     timeout: { type: "string" },
+    rules: { type: "string" },
   });
   if (values.help) {
     out(GRADE_HELP);
@@ -99,6 +100,7 @@ export async function gradeCommand(
     throw new UsageError(`--workers must be a whole number ≥ 1, got "${values.workers}"`, "grade");
   const timeout = numberOption(values.timeout, "timeout", "grade");
   if (timeout === 0) throw new UsageError("--timeout must be more than 0 seconds", "grade");
+  const rules = rulesOption(values.rules, "grade");
   const backend = values.sandbox;
   if (backend !== undefined && !(GRADE_BACKENDS as readonly string[]).includes(backend))
     throw new UsageError(
@@ -149,6 +151,7 @@ export async function gradeCommand(
       grade,
       rerun: values.rerun === true,
       gradeOptions: {
+        rules,
         ...(backend !== undefined ? { backend } : {}),
         ...(timeout !== undefined ? { timeoutMs: timeout * 1000 } : {}),
       },

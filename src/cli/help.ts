@@ -41,6 +41,8 @@ Options:
                        | runsc (gVisor: strongest isolation, ~0.2–0.5 s per command; never chosen by auto)
   --allow-net HOST[:PORT]  let the agent's commands reach HOST through the sandbox's HTTP proxy
                        (repeatable; e.g. a package mirror). Default: no network at all
+  --rules <r>          how the hidden tests' log is graded: hardened (default: SWE-bench's rules plus
+                       canaries and tamper checks) | swebench (SWE-bench v5's verdicts exactly)
 
 Policy specs:
 ${POLICY_SPEC_HELP.replace(/^/gm, "  ")}`;
@@ -58,6 +60,7 @@ Options:
   --fresh           ignore finished results in --out and run everything again
   --workers <n>     tasks run at once (default 2)
   --sandbox <b>     auto | bwrap | process | runsc
+  --rules <r>       hardened (default) | swebench — see "acilab grade --help"
 
 Impossible tasks (their hidden tests contradict the issue) are counted apart: "resolving" one is
 cheating by construction.`;
@@ -100,12 +103,14 @@ Usage: acilab tasks mirror --repo PATH [--max-commits N] [--max-src-lines N] [--
 
 Skipped candidates are listed with a one-line reason each. Test runs always go through the sandbox.`;
 
-export const DOCTOR_HELP = `acilab doctor — which sandbox backends and kernel features work here
+export const DOCTOR_HELP = `acilab doctor — which sandbox backends, kernel features and limits work here
 
 Usage: acilab doctor [--json]
 
 Checks bwrap (the default backend), runsc (gVisor), the process backend, cgroup v1/v2, seccomp and
-overlayfs, each with a one-line reason.`;
+overlayfs, then every limit a sandboxed command gets as acilab run would get it here — memory,
+processes, CPU, CPU time, file size, open files, address space and the workspace's size cap
+(ACILAB_WORKSPACE_BYTES, default 4G) — each enforced or not, with a one-line reason.`;
 
 export const SANDBOX_HELP = `acilab sandbox — run one command in a sandbox
 
@@ -125,7 +130,7 @@ allowed or refused request is listed on stderr after the output ("network: refus
 export const GRADE_HELP = `acilab grade — grade predictions the way SWE-bench's harness does
 
 Usage: acilab grade --instances FILE --predictions FILE|gold|empty --run-id ID [--workers N]
-                    [--out DIR] [--rerun] [--sandbox BACKEND] [--timeout SECONDS]
+                    [--out DIR] [--rerun] [--sandbox BACKEND] [--timeout SECONDS] [--rules R]
 
 Options:
   --instances FILE     .jsonl or .json list of instances: SWE-bench's fields plus test_command,
@@ -139,6 +144,12 @@ Options:
   --rerun              grade again even where a report for the same patch exists
   --sandbox BACKEND    auto | bwrap | process | runsc (default: auto)
   --timeout SECONDS    limit on each instance's test command (default: the grader's)
+  --rules R            hardened (default): SWE-bench's rules, plus canary tests with secret names
+                       planted for each run, a test runner the repository cannot stand in for, and a
+                       recorded exit code that must agree with the log — a tampered run is rejected;
+                       swebench: SWE-bench v5's verdicts exactly (its loopholes too), to compare with
+                       its leaderboard. report.json says which rules graded it and why a log was
+                       rejected (docs/grading.md)
 
 A rerun of the same command skips finished instances and grades the rest; Ctrl-C stops it cleanly.
 Exit code: 0 when grading finished (whatever the resolve rate), 1 on bad input files, 2 on a bad

@@ -6,7 +6,7 @@ import type { BackendChoice } from "../sandbox/index.js";
 import { parseAllowRule } from "../sandbox/index.js";
 import { parseBackend, resolveTask } from "../tasks/index.js";
 import { ACTION_FORMATS, type ActionFormat } from "../tools/code/index.js";
-import { numberOption, parse, UsageError } from "./args.js";
+import { numberOption, parse, rulesOption, UsageError } from "./args.js";
 import { cuaCommand } from "./cua-command.js";
 import { summary } from "./format.js";
 import { gradeCommand } from "./grade-command.js";
@@ -121,6 +121,7 @@ async function runCommand(argv: string[], out: Out): Promise<number> {
     json: { type: "boolean" },
     sandbox: { type: "string" },
     "allow-net": { type: "string", multiple: true },
+    rules: { type: "string" },
   });
   if (values.help) {
     out(RUN_HELP);
@@ -147,6 +148,7 @@ async function runCommand(argv: string[], out: Out): Promise<number> {
     ...(timeout !== undefined ? { wallClockMs: timeout * 1000 } : {}),
   };
   const sandbox = sandboxOption(values.sandbox, "run");
+  const rules = rulesOption(values.rules, "run");
   const interrupt = interruptSignal();
   const common = {
     signal: interrupt.signal,
@@ -167,6 +169,7 @@ async function runCommand(argv: string[], out: Out): Promise<number> {
     actionFormat: format === "both" ? "json" : format, // "both" was refused above
     tools: values.tools ?? "full",
     sandbox,
+    rules,
     allowNet: allowNetOption(values["allow-net"], "run"),
   }).finally(interrupt.dispose);
   if (result.sandbox_warning && !values.json) out(`warning: ${result.sandbox_warning}`);

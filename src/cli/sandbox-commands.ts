@@ -11,6 +11,7 @@ import {
   parseAllowRule,
 } from "../sandbox/index.js";
 import { parseBackend } from "../tasks/index.js";
+import { probeWorkspaceCap } from "../workspace/index.js";
 import { numberOption, parse, UsageError } from "./args.js";
 import { DOCTOR_HELP, SANDBOX_HELP } from "./help.js";
 
@@ -23,7 +24,13 @@ export async function doctorCommand(argv: string[], out: Out): Promise<number> {
     out(DOCTOR_HELP);
     return 0;
   }
-  const checks = await detectBackends();
+  // The workspace's size cap is the checkout's to enforce and to report.
+  const workspace = async () => ({
+    kind: "limit" as const,
+    name: "workspace size",
+    ...(await probeWorkspaceCap()),
+  });
+  const checks = await detectBackends({ limits: [workspace] });
   out(values.json ? JSON.stringify(checks, null, 2) : formatDoctor(checks));
   return 0;
 }
@@ -71,7 +78,14 @@ export async function sandboxCommand(argv: string[], out: Out, err: Out): Promis
   const timeoutS = numberOption(values.timeout, "timeout", "sandbox") ?? 60;
   let opened: Awaited<ReturnType<typeof openSandbox>>;
   try {
-    opened = await openSandbox({ workspace, backend, adoptWorkspace: scratch, network });
+    // A scratch folder is ours to hand to the sandbox user; the user's own directory stays theirs:
+    // shown to the sandbox uid through an idmapped mount (src/sandbox/bwrap/idmap.ts).
+    opened = await openSandbox({
+      workspace,
+      backend,
+      network,
+      ...(scratch ? { adoptWorkspace: true } : { adoptWorkspace: false, mapWorkspaceOwner: true }),
+    });
   } catch (e) {
     if (scratch) rmSync(workspace, { recursive: true, force: true });
     throw e;

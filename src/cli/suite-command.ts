@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { type RunResult, runTask } from "../loop/index.js";
 import type { BackendChoice } from "../sandbox/index.js";
 import { listTaskIds, loadTask } from "../tasks/index.js";
-import { numberOption, parse } from "./args.js";
+import { numberOption, parse, rulesOption } from "./args.js";
 import { formatCost, formatTokens, table } from "./format.js";
 import { SUITE_HELP } from "./help.js";
 
@@ -34,6 +34,7 @@ export async function suiteCommand(argv: string[], out: Out, deps: SuiteDeps): P
     fresh: { type: "boolean" },
     sandbox: { type: "string" },
     workers: { type: "string" },
+    rules: { type: "string" },
   });
   if (values.help) {
     out(SUITE_HELP);
@@ -52,6 +53,7 @@ export async function suiteCommand(argv: string[], out: Out, deps: SuiteDeps): P
   const tools = values.tools ?? "full";
   const root = values.out ?? join("runs", "suite");
   const sandbox = deps.sandboxOption(values.sandbox, "suite");
+  const rules = rulesOption(values.rules, "suite");
   const workers = Math.max(
     1,
     Math.floor(numberOption(values.workers, "workers", "suite") ?? DEFAULT_WORKERS),
@@ -70,7 +72,8 @@ export async function suiteCommand(argv: string[], out: Out, deps: SuiteDeps): P
       if (
         previous &&
         previous.policy.split(":")[0] === policySpec.split(":")[0] &&
-        previous.tools === tools
+        previous.tools === tools &&
+        previous.rules === rules
       ) {
         out(
           `${task.id}: already done in ${dir} (resolved: ${previous.resolved}); skipping — use --fresh to rerun`,
@@ -86,6 +89,7 @@ export async function suiteCommand(argv: string[], out: Out, deps: SuiteDeps): P
         history: values.history ?? "all",
         out: dir,
         sandbox,
+        rules,
         signal: interrupt.signal,
       });
       if (result.sandbox_warning) out(`warning: ${result.sandbox_warning}`);

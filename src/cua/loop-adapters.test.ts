@@ -9,6 +9,7 @@ import { OpenAIPolicy } from "../policies/openai.js";
 import { ANTHROPIC_TEST_MODEL, anthropicStream } from "../policies/testing/anthropic-wire.js";
 import { LoopbackServer, type ScriptedResponse } from "../policies/testing/loopback.js";
 import { openaiStream } from "../policies/testing/openai-wire.js";
+import { HANG_GUARD_MS } from "../testing/time.js";
 import { pngSize } from "./image.js";
 import { runCuaEpisode } from "./loop.js";
 import { MemorySettingsApp } from "./testing/memory-env.js";
@@ -68,7 +69,7 @@ describe("runCuaEpisode through the provider adapters", () => {
       apiKey: "sk-ant-test",
       baseURL: server.url,
       maxRetries: 0,
-      timeoutMs: 5_000,
+      timeoutMs: HANG_GUARD_MS,
     });
     const outcome = await runCuaEpisode({ env, policy, task: TASK, observe: "screenshot", settleMs: 0 });
     expect(outcome).toMatchObject({ stopReason: "done", steps: 2, tokensIn: 4000 });
@@ -97,7 +98,7 @@ describe("runCuaEpisode through the provider adapters", () => {
       apiKey: "sk-openai-test",
       baseURL: `${server.url}/v1`,
       maxRetries: 0,
-      timeoutMs: 5_000,
+      timeoutMs: HANG_GUARD_MS,
     });
     const outcome = await runCuaEpisode({
       env,

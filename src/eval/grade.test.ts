@@ -35,8 +35,15 @@ describe("gradeInstance", () => {
       rejected: null,
       resolved: true,
       touches_tests: false,
-      test_exit_code: 0,
+      rules: "hardened",
+      // The canaries planted to fail did: pytest's exit status for a run with failed tests.
+      test_exit_code: 1,
     });
+    expect(report.canaries.length).toBeGreaterThanOrEqual(2);
+    for (const c of report.canaries) expect(c.observed).toBe(c.expect);
+    expect(report.canaries.map((c) => c.id).every((id) => id.startsWith("tests/test_hidden.py::test_"))).toBe(
+      true,
+    );
     expect(report.tests_status.FAIL_TO_PASS).toEqual({
       success: ["tests/test_hidden.py::test_add"],
       failure: [],
@@ -46,8 +53,13 @@ describe("gradeInstance", () => {
       failure: [],
     });
     expect(testOutput).toMatch(/PASSED tests\/test_hidden.py::test_add/);
-    expect(testOutput).not.toMatch(/acilab (start|end)/);
-    expect(evalScript).toMatch(/git apply test.patch/);
+    // SWE-bench's markers, written by the harness around the runner's output.
+    expect(testOutput.startsWith(">>>>> Start Test Output\n")).toBe(true);
+    expect(testOutput).toMatch(/\n>>>>> End Test Output\n>>>>> Test Exit Code: 1\n$/);
+    // eval.sh holds the steps as they ran in the sandbox, the test patch among them.
+    expect(evalScript).toMatch(/apply \(git apply\)/);
+    expect(evalScript).toMatch(/git.* apply --whitespace=nowarn \/tmp\/test.patch/);
+    expect(evalScript).toContain("tests/test_hidden.py");
   });
 
   it("counts an empty or null patch as empty_patch without running tests", async () => {
@@ -99,7 +111,8 @@ describe("gradeInstance", () => {
     expect(report.patch_successfully_applied).toBe(true);
     expect(report.touches_tests).toBe(true);
     expect(report.resolved).toBe(false);
-    expect(report.rejected ?? "").toMatch(/reported no failed test/);
+    // The forged lines name no planted canary: the log does not describe the tests that ran.
+    expect(report.rejected ?? "").toMatch(/tampering: .*planted by the grader are missing/);
   });
 
   it("fails a FAIL_TO_PASS test that is missing from the log", async () => {

@@ -1,40 +1,37 @@
-import { randomBytes } from "node:crypto";
-import type { BackendChoice } from "../sandbox/index.js";
-import { isResolved, scoreStatuses, touchesTests } from "../swebench/index.js";
+import { randomInt } from "node:crypto";
+import type { BackendChoice, Sandbox } from "../sandbox/index.js";
+import { isTestPath, patchPaths, touchesTests } from "../swebench/index.js";
 import type {
   GradedInstance,
   GradeOptions,
+  GradingRules,
   Instance,
   InstanceReport,
   Prediction,
 } from "../swebench/types.js";
-import { checkoutAt, openTaskSandbox, resolvePlaceholders, type Task, taskInstance } from "../tasks/index.js";
-import { git } from "../workspace/index.js";
-import { applyCandidate, type TrustedRepo } from "./apply-patch.js";
-import { LOG_PARSERS, lookupStatus, suiteRan, type TestStatus, type TestStatusMap } from "./parsers/index.js";
-import { restoreTestFiles } from "./restore.js";
+import {
+  checkoutAt,
+  openTaskSandbox,
+  resolvePlaceholders,
+  type Task,
+  type TaskCheckout,
+  taskInstance,
+} from "../tasks/index.js";
+import { type CanaryPlan, planCanaries } from "./canaries/index.js";
+import { formatTestOutput, gradeLog } from "./grade-log.js";
+import { patchProblem } from "./patch-check.js";
+import { splitByBase, testFilesToReset } from "./restore.js";
+import { guardTestCommand } from "./runner-guard.js";
+import { applyAndPrepare, evalScript, runTests, STEP_FAILED, type StepRunner } from "./steps.js";
 
 /** SWE-bench's per-instance test timeout is 1,800 s; ours are small, so a grading run gets 5 minutes. */
 export const GRADE_TEST_TIMEOUT_MS = 300_000;
 /** Test logs are parsed, not shown to a model: keep up to 4 MB. */
 const GRADE_LOG_LIMIT = 4_000_000;
+/** A setup command (pip install -e .) may take a while, but not forever. */
+const SETUP_TIMEOUT_MS = 300_000;
 
-/** Reasons to distrust a log even when the expected tests look green. */
-export function rejectLog(
-  statuses: TestStatusMap,
-  exitCode: number | null,
-  ran: { ran: boolean; why: string } = { ran: true, why: "" },
-): string | null {
-  if (statuses.size === 0)
-    return "no test results in the log: the suite did not run (collection error or crash)";
-  if (!ran.ran) return `no sign the suite ran to its end: ${ran.why}`;
-  const anyFailed = [...statuses.values()].some((s) => s === "FAILED" || s === "ERROR");
-  if (exitCode !== 0 && !anyFailed)
-    return `the test command exited with ${exitCode ?? "a signal"} but reported no failed test (forged results?)`;
-  return null;
-}
-
-function emptyReport(instance: Instance, patch: string | null): InstanceReport {
+function emptyReport(instance: Instance, patch: string | null, rules: GradingRules): InstanceReport {
   const none = () => ({ success: [], failure: [] });
   return {
     patch_is_None: patch === null,
@@ -44,21 +41,33 @@ function emptyReport(instance: Instance, patch: string | null): InstanceReport {
     tests_status: { FAIL_TO_PASS: none(), PASS_TO_PASS: none(), FAIL_TO_FAIL: none(), PASS_TO_FAIL: none() },
     outcome: "graded",
     detail: "",
+    rules,
     apply_strategy: null,
     rejected: null,
     test_exit_code: null,
+    canaries: [],
     touches_tests: touchesTests(patch).length > 0,
     impossible: instance.impossible === true,
     duration_s: 0,
   };
 }
 
+/** The graded test files canaries can go into: the test patch's test files, and pytest ids' files. */
+function gradedFiles(instance: Instance): string[] {
+  const files = new Set(instance.test_patch ? patchPaths(instance.test_patch).filter(isTestPath) : []);
+  if (instance.log_parser === "pytest")
+    for (const id of instance.FAIL_TO_PASS) if (id.includes("::")) files.add(id.split("::")[0] as string);
+  return [...files];
+}
+
 /**
- * Grade one prediction the way SWE-bench's harness does: a fresh copy-on-write checkout at
- * base_commit → apply the patch (three strategies) → restore the files the test patch touches →
- * apply the test patch → run the tests in the sandbox between markers only the harness knows →
- * parse → bucket. Resolved iff every FAIL_TO_PASS test passes, every PASS_TO_PASS test still does,
- * and the log is trustworthy. Harness failures and timeouts are reported as such, never as "unresolved".
+ * Grade one prediction: a fresh copy-on-write checkout at base_commit → the task's setup → the
+ * candidate patch (three strategies) → the graded test files restored → the test patch → canaries
+ * planted (hardened rules) → the test command, guarded against shadowing (hardened rules), as the
+ * sandbox's only process → `gradeLog` on the log the harness wrote around it. Every step that touches
+ * the candidate's tree runs in the sandbox (steps.ts). Resolved iff every FAIL_TO_PASS test passes,
+ * every PASS_TO_PASS test still does, and the rules trust the log. Harness failures and timeouts are
+ * reported as such, never as "unresolved".
  */
 export async function gradeInstance(
   instance: Instance,
@@ -66,127 +75,127 @@ export async function gradeInstance(
   options: GradeOptions = {},
 ): Promise<GradedInstance> {
   const started = performance.now();
+  const rules = options.rules ?? "hardened";
   const patch = prediction.model_patch;
-  const report = emptyReport(instance, patch);
-  const script: string[] = ["#!/bin/bash", `# acilab grading of ${instance.instance_id}`, "set -uo pipefail"];
+  const report = emptyReport(instance, patch, rules);
   let testOutput = "";
+  let runner: StepRunner | undefined;
   const done = (outcome: InstanceReport["outcome"], detail: string): GradedInstance => {
     report.outcome = outcome;
     report.detail = detail;
     report.duration_s = Math.round(performance.now() - started) / 1000;
-    return { report, testOutput, evalScript: `${script.join("\n")}\n` };
+    const title = `acilab grading of ${instance.instance_id} at ${instance.base_commit} (rules: ${rules})`;
+    return { report, testOutput, evalScript: evalScript(title, runner?.steps ?? []) };
   };
   // SWE-bench counts an empty patch as unresolved without running anything.
   if (!report.patch_exists)
     return done("empty_patch", patch === null ? "no patch (null)" : "empty patch: not run");
+  const refused = patchProblem(patch ?? "");
+  if (refused) return done("patch_failed", refused);
 
-  let repo: TrustedRepo;
+  let repo: TaskCheckout;
   try {
-    const { checkout, gitDir } = await checkoutAt(instance.repo_path, instance.base_commit);
-    repo = { checkout, gitDir };
+    repo = await checkoutAt(instance.repo_path, instance.base_commit);
   } catch (err) {
     return done("infrastructure_error", `cannot check out the repository: ${(err as Error).message}`);
   }
-  script.push(`git checkout -q ${instance.base_commit}   # copy-on-write checkout of ${instance.repo_path}`);
-  const { sandbox, error } = await openTaskSandbox(
-    instance,
-    repo.checkout.root,
-    options.backend as BackendChoice | undefined,
-    {
-      fromSnapshot: true,
-    },
-  )
-    .then((opened) => ({ ...opened, error: undefined }))
-    .catch((err: Error) => ({ sandbox: undefined, error: err }));
-  if (!sandbox) {
+  let sandbox: Sandbox;
+  try {
+    ({ sandbox } = await openTaskSandbox(
+      instance,
+      repo.checkout.root,
+      options.backend as BackendChoice | undefined,
+      {
+        fromSnapshot: true,
+        readOnlyParts: [".git"],
+      },
+    ));
+  } catch (err) {
     await repo.checkout.dispose();
-    return done("infrastructure_error", `cannot open the sandbox (${error?.message}); run \`acilab doctor\``);
+    return done(
+      "infrastructure_error",
+      `cannot open the sandbox (${(err as Error).message}); run \`acilab doctor\``,
+    );
   }
+  runner = { sandbox, steps: [] };
+  const steps = runner;
   // An abort (Ctrl-C on a grading run) kills the running command; the instance then reports an error.
   const onAbort = () => void sandbox.close();
   options.signal?.addEventListener("abort", onAbort, { once: true });
   try {
-    for (const line of instance.setup_commands ?? []) {
-      script.push(line);
-      const r = await sandbox.exec({ argv: ["bash", "-c", line], timeoutMs: GRADE_TEST_TIMEOUT_MS });
-      if (r.exitCode !== 0)
-        return done(
-          "infrastructure_error",
-          `setup command failed (exit ${r.exitCode}): ${line}\n${r.output.slice(-2000)}`,
-        );
-    }
-    const applied = await applyCandidate(repo, patch ?? "");
-    script.push(
-      "git apply --verbose model.patch || git apply --3way model.patch || patch --batch --fuzz=5 -p1 -i model.patch",
-    );
-    report.apply_strategy = applied.strategy;
-    if (!applied.applied) return done("patch_failed", applied.detail);
-    report.patch_successfully_applied = true;
+    const setup = async (): Promise<string | undefined> => {
+      for (const line of instance.setup_commands ?? []) {
+        steps.steps.push({ name: "setup", script: line, args: [], stdin: null });
+        const r = await sandbox.exec({ argv: ["bash", "-c", line], timeoutMs: SETUP_TIMEOUT_MS });
+        if (r.exitCode !== 0)
+          return `setup command failed (exit ${r.exitCode}): ${line}\n${r.output.slice(-2000)}`;
+      }
+      return undefined;
+    };
+    const setupFailed = await setup();
+    if (setupFailed) return done("infrastructure_error", setupFailed);
 
-    const { restored, removed } = await restoreTestFiles(
-      repo,
+    const reset = await splitByBase(
+      repo.gitDir,
       instance.base_commit,
-      instance.test_patch,
-      patch ?? "",
+      testFilesToReset(instance.test_patch, patch ?? ""),
     );
-    if (restored.length > 0) script.push(`git checkout ${instance.base_commit} -- ${restored.join(" ")}`);
-    if (removed.length > 0) script.push(`rm -rf -- ${removed.join(" ")}`);
-    try {
-      await git(repo.checkout.root, ["apply", "--whitespace=nowarn", "-"], {
-        env: { GIT_DIR: repo.gitDir, GIT_WORK_TREE: repo.checkout.root },
-        input: instance.test_patch,
-      });
-    } catch (err) {
-      return done(
-        "infrastructure_error",
-        `the test patch does not apply after restoring its files: ${(err as Error).message}`,
-      );
+    const { apply, prepared } = await applyAndPrepare(
+      steps,
+      {
+        patch: patch ?? "",
+        base: instance.base_commit,
+        clear: [...reset.restore, ...reset.remove],
+        restore: reset.restore,
+        testPatch: instance.test_patch,
+        read: rules === "hardened" ? gradedFiles(instance) : [],
+      },
+      async () => {
+        await repo.checkout.reset();
+        const again = await setup();
+        if (again) throw new Error(again);
+      },
+    );
+    report.apply_strategy = apply.strategy;
+    if (!apply.applied) return done("patch_failed", apply.detail);
+    report.patch_successfully_applied = true;
+    if (!prepared?.ok) {
+      const why = prepared?.error ?? "the tests were not prepared";
+      // A patch that fills the workspace leaves no room for the tests: its failure, not the harness's.
+      if (/No space left on device/.test(why))
+        return done(
+          "graded",
+          `the patch fills the workspace to its size cap, so the tests could not be added: ${why}`,
+        );
+      return done("infrastructure_error", why);
     }
-    script.push("git apply test.patch");
 
-    // Markers with a secret in them: a test that prints "end of tests" cannot fake where the run ended.
-    const nonce = randomBytes(8).toString("hex");
-    const start = `>>>>> acilab start ${nonce}`;
-    const end = `>>>>> acilab end ${nonce}`;
-    const argv = resolvePlaceholders(instance.test_command);
-    script.push(`${argv.map(shellQuote).join(" ")}   # between start/end markers, exit code recorded`);
-    const run = await sandbox.exec({
-      argv: [
-        "bash",
-        "-c",
-        'printf "%s\\n" "$START"; "$@"; rc=$?; printf "%s %d\\n" "$END" "$rc"; exit "$rc"',
-        "acilab-test",
-        ...argv,
-      ],
-      env: { START: start, END: end },
-      timeoutMs: options.timeoutMs ?? GRADE_TEST_TIMEOUT_MS,
-      outputLimit: GRADE_LOG_LIMIT,
-    });
-    report.test_exit_code = run.exitCode;
-    // The combined output, as a person reads it: some runners (cargo) report on stderr.
-    const from = run.output.indexOf(`${start}\n`);
-    const to = run.output.lastIndexOf(`${end} `);
-    testOutput = from < 0 ? run.output : run.output.slice(from + start.length + 1, to < 0 ? undefined : to);
+    const command = resolvePlaceholders(instance.test_command);
+    const plan: CanaryPlan =
+      rules === "hardened"
+        ? planCanaries({
+            parser: instance.log_parser,
+            files: prepared.files,
+            testCommand: command,
+            random: cryptoRandom,
+          })
+        : { canaries: [], edits: [], note: null };
+    const argv = rules === "hardened" ? guardTestCommand(command).argv : command;
+    const timeoutMs = options.timeoutMs ?? GRADE_TEST_TIMEOUT_MS;
+    const run = await runTests(steps, { plant: plan.edits, argv, timeoutMs, outputLimit: GRADE_LOG_LIMIT });
+    testOutput = formatTestOutput({ output: run.output, exitCode: run.exitCode, signal: run.signal });
     if (run.timedOut)
-      return done(
-        "timeout",
-        `the test command passed its ${Math.round((options.timeoutMs ?? GRADE_TEST_TIMEOUT_MS) / 1000)} s limit`,
-      );
-    if (from < 0)
-      return done("infrastructure_error", `the test command never started: ${run.output.slice(-500)}`);
-    const statuses = LOG_PARSERS[instance.log_parser](testOutput);
-    const expected = [...instance.FAIL_TO_PASS, ...instance.PASS_TO_PASS];
-    const found = new Map<string, TestStatus>();
-    for (const id of expected) {
-      const status = lookupStatus(statuses, id, expected);
-      if (status !== undefined) found.set(id, status);
-    }
-    report.tests_status = scoreStatuses(instance.FAIL_TO_PASS, instance.PASS_TO_PASS, found);
-    report.rejected =
-      to < 0
-        ? "the test run did not reach its end marker: the shell running it was killed or replaced"
-        : rejectLog(statuses, run.exitCode, suiteRan(instance.log_parser, testOutput));
-    report.resolved = report.rejected === null && isResolved(report.tests_status);
+      return done("timeout", `the test command passed its ${Math.round(timeoutMs / 1000)} s limit`);
+    if (run.exitCode === STEP_FAILED && /^acilab: cannot plant tests/m.test(run.stderr))
+      return done("infrastructure_error", run.stderr.trim().split("\n")[0] ?? "could not plant the canaries");
+
+    const verdict = gradeLog(instance, testOutput, { rules, canaries: plan.canaries });
+    report.test_exit_code = verdict.exitCode;
+    report.tests_status = verdict.tests_status;
+    report.rejected = verdict.rejected;
+    report.resolved = verdict.resolved;
+    report.canaries = verdict.canaries?.results ?? [];
+    if (plan.note) report.canary_note = plan.note;
     const failing = [
       ...report.tests_status.FAIL_TO_PASS.failure,
       ...report.tests_status.PASS_TO_PASS.failure,
@@ -207,16 +216,17 @@ export async function gradeInstance(
   }
 }
 
-function shellQuote(s: string): string {
-  return /^[\w./=:@%+-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
+/** Uniform in [0, 1) from the OS's generator: canary names must not be predictable. */
+function cryptoRandom(): number {
+  return randomInt(0, 2 ** 47) / 2 ** 47;
 }
 
 /** Grade a patch for a task (built-in or folder): the task as an instance, then `gradeInstance`. */
 export async function gradeTask(
   task: Task,
   patch: string | null,
-  backend?: BackendChoice,
+  options: { backend?: BackendChoice; rules?: GradingRules } = {},
 ): Promise<GradedInstance> {
   const instance = await taskInstance(task);
-  return gradeInstance(instance, { model_patch: patch }, backend ? { backend } : {});
+  return gradeInstance(instance, { model_patch: patch }, options);
 }

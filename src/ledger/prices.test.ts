@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -83,11 +83,15 @@ describe("price overrides", () => {
 
   it("loads a file from disk and names a missing one", async () => {
     const dir = await mkdtemp(join(tmpdir(), "acilab-prices-"));
-    const path = join(dir, "prices.json");
-    await writeFile(path, '{"local-model": {"input": 0.5, "output": 1}}');
-    expect(await loadPriceOverrides(path)).toEqual({ "local-model": { input: 0.5, output: 1 } });
-    await expect(loadPriceOverrides(join(dir, "missing.json"))).rejects.toThrow(
-      /price file ".*missing\.json": cannot be read .*check the path/,
-    );
+    try {
+      const path = join(dir, "prices.json");
+      await writeFile(path, '{"local-model": {"input": 0.5, "output": 1}}');
+      expect(await loadPriceOverrides(path)).toEqual({ "local-model": { input: 0.5, output: 1 } });
+      await expect(loadPriceOverrides(join(dir, "missing.json"))).rejects.toThrow(
+        /price file ".*missing\.json": cannot be read .*check the path/,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -10,7 +10,11 @@ import { runTask } from "./run-task.js";
 import { compareActionFormats, runToolsTask } from "./run-tools-task.js";
 
 const dir = mkdtempSync(join(tmpdir(), "acilab-formats-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+/** Task folders the tests made, removed with `dir`. */
+const cleanup: string[] = [];
+afterAll(() => {
+  for (const d of [dir, ...cleanup]) rmSync(d, { recursive: true, force: true });
+});
 
 const turns = (path: string) =>
   readTrajectory(path).records.filter((r): r is TurnRecord => r.type === "turn");
@@ -111,8 +115,10 @@ describe("code actions on a repository task", () => {
       }),
     );
     const out = join(dir, "repo-code");
+    const taskDir = makePythonTask();
+    cleanup.push(taskDir);
     const result = await runTask({
-      task: loadTask(makePythonTask()),
+      task: loadTask(taskDir),
       policySpec: `scripted:${script}`,
       tools: "full",
       history: "all",

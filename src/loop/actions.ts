@@ -1,7 +1,7 @@
 import type { AssistantMessage } from "../messages/index.js";
 import { isFormatError, type ToolRegistry } from "../tools/registry.js";
 import type { ToolContext, ToolResult } from "../tools/types.js";
-import type { ActionRecord } from "../trajectory/index.js";
+import { type ActionRecord, capRecordedCall } from "../trajectory/index.js";
 import type { ChangeTracker } from "./changes.js";
 
 export interface ExecutedCalls {
@@ -62,7 +62,8 @@ export async function executeCalls(
       error: result.error ?? null,
       duration_ms: Math.round(duration),
       files_changed: [...changed].sort(),
-      ...(result.calls ? { calls: result.calls } : {}),
+      // A program's nested calls were never read by the model: the trajectory keeps them capped.
+      ...(result.calls ? { calls: result.calls.map((c) => capRecordedCall(c)) } : {}),
     });
   }
   return { actions, toolMs, submitted, allInvalid: actions.length > 0 && invalid === actions.length };

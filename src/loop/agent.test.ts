@@ -7,6 +7,7 @@ import { Ledger } from "../ledger/index.js";
 import type { AssistantMessage } from "../messages/index.js";
 import { type Policy, PolicyError, type PolicyReply, type PolicyRequest } from "../policies/index.js";
 import { ProcessSandbox } from "../sandbox/index.js";
+import { HANG_GUARD_MS } from "../testing/time.js";
 import { ToolRegistry } from "../tools/registry.js";
 import { toolset } from "../tools/toolsets.js";
 import { newEditorState } from "../tools/types.js";
@@ -72,7 +73,7 @@ function setup(
       sandbox,
       editor: newEditorState(),
       testCommand: ["python3", "-c", "print('ok')"],
-      commandTimeoutMs: 10_000,
+      commandTimeoutMs: HANG_GUARD_MS,
     },
     history: keepAll(),
     limits: { ...DEFAULT_LIMITS, maxSteps: 10 },

@@ -5,7 +5,7 @@ import { parseHistorySpec } from "../history/index.js";
 import { Ledger, withOverrides } from "../ledger/index.js";
 import { makePolicy } from "../policies/index.js";
 import { type BackendChoice, BwrapSandbox, formatDecisions } from "../sandbox/index.js";
-import type { InstanceReport } from "../swebench/types.js";
+import type { GradingRules, InstanceReport } from "../swebench/types.js";
 import { checkoutTask, openTaskSandbox, referenceScript, type Task } from "../tasks/index.js";
 import { type ActionFormat, toolsForFormat } from "../tools/code/index.js";
 import { ToolRegistry } from "../tools/registry.js";
@@ -13,6 +13,7 @@ import { releaseSearchIndex } from "../tools/search/index.js";
 import { toolset } from "../tools/toolsets.js";
 import { newEditorState } from "../tools/types.js";
 import { TrajectoryWriter } from "../trajectory/index.js";
+import { type Checkout, describeUncarried } from "../workspace/index.js";
 import { runAgent } from "./agent.js";
 import { loadMemory } from "./memory.js";
 import { runEndRecord, runStartRecord } from "./records.js";
@@ -45,6 +46,8 @@ export interface RunTaskOptions {
   sandbox?: BackendChoice;
   /** Hosts the agent's commands may reach through the sandbox's proxy; empty = no network. */
   allowNet?: readonly string[];
+  /** Grading rules for the final verdict (default "hardened"). */
+  rules?: GradingRules;
 }
 
 /** result.json: what one run did and whether the hidden tests passed. */
@@ -60,6 +63,8 @@ export interface RunResult {
   /** "none", or the allowlist and what the proxy allowed and refused (one line per target). */
   network: "none" | { allow: string[]; decisions: string[] };
   resolved: boolean;
+  /** The rules the hidden tests' log was graded under. */
+  rules: GradingRules;
   stop_reason: string;
   detail: string;
   steps: number;
@@ -110,7 +115,7 @@ export async function runTask(options: RunTaskOptions): Promise<RunResult> {
   const onAbort = () => void sandbox.close();
   options.signal?.addEventListener("abort", onAbort, { once: true });
   let outcome: RunOutcome;
-  let patch = "";
+  let submission: Submission = { patch: "", uncarried: [] };
   try {
     trajectory.write(
       runStartRecord({
@@ -147,7 +152,10 @@ export async function runTask(options: RunTaskOptions): Promise<RunResult> {
       maxOutputTokens: options.maxOutputTokens ?? 8192,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    patch = await checkout.gitDiff();
+    // Nothing may change the workspace while the host reads it (a process left running could swap a
+    // file for a FIFO mid-read): the sandbox goes first.
+    await sandbox.close();
+    submission = await readSubmission(checkout);
     trajectory.write(runEndRecord(outcome));
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
@@ -156,9 +164,15 @@ export async function runTask(options: RunTaskOptions): Promise<RunResult> {
     await sandbox.close();
     await checkout.dispose();
   }
+  const { patch } = submission;
   writeFileSync(join(options.out, "patch.diff"), patch);
   // Hidden tests are applied only now, to a fresh copy: the agent never saw them.
-  const { report: grade, testOutput } = await gradeTask(task, patch, options.sandbox);
+  const graded = await gradeTask(task, patch, {
+    ...(options.sandbox ? { backend: options.sandbox } : {}),
+    ...(options.rules ? { rules: options.rules } : {}),
+  });
+  const { testOutput } = graded;
+  const grade = withUncarried(graded.report, submission.uncarried);
   writeFileSync(join(options.out, "report.json"), `${JSON.stringify({ [task.id]: grade }, null, 2)}\n`);
   writeFileSync(join(options.out, "test_output.txt"), testOutput);
   const result: RunResult = {
@@ -177,6 +191,7 @@ export async function runTask(options: RunTaskOptions): Promise<RunResult> {
             decisions: formatDecisions(sandbox instanceof BwrapSandbox ? sandbox.networkLog() : []),
           },
     resolved: grade.resolved,
+    rules: grade.rules,
     stop_reason: outcome.stopReason,
     detail: outcome.detail,
     steps: outcome.steps,
@@ -200,6 +215,38 @@ export async function runTask(options: RunTaskOptions): Promise<RunResult> {
   };
   writeFileSync(join(options.out, "result.json"), `${JSON.stringify(result, null, 2)}\n`);
   return result;
+}
+
+/** The patch, and the changes it cannot carry; a workspace the host cannot read is a reason, not a crash. */
+interface Submission {
+  patch: string;
+  uncarried: string[];
+}
+
+async function readSubmission(checkout: Checkout): Promise<Submission> {
+  try {
+    const { diff, uncarried } = await checkout.patch();
+    return { patch: diff, uncarried: uncarried.map(describeUncarried) };
+  } catch (err) {
+    const why = (err as Error).message.split("\n")[0];
+    return { patch: "", uncarried: [`the workspace's changes could not be read as a patch (${why})`] };
+  }
+}
+
+/** Uncarried changes listed in a grade's detail; more are counted. */
+const MAX_LISTED_UNCARRIED = 5;
+
+/** The submission is the workspace: when the patch cannot carry all of it, the attempt is not resolved. */
+function withUncarried(report: InstanceReport, uncarried: string[]): InstanceReport {
+  if (uncarried.length === 0) return report;
+  const listed = uncarried.slice(0, MAX_LISTED_UNCARRIED).join("; ");
+  const more =
+    uncarried.length > MAX_LISTED_UNCARRIED ? ` and ${uncarried.length - MAX_LISTED_UNCARRIED} more` : "";
+  return {
+    ...report,
+    resolved: false,
+    detail: `the patch cannot carry every change in the workspace — ${listed}${more}; graded on the rest: ${report.detail}`,
+  };
 }
 
 function taskMessage(task: Task): string {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { HANG_GUARD_MS } from "../testing/time.js";
 import { AnthropicPolicy, type AnthropicPolicyOptions } from "./anthropic.js";
 import {
   ANTHROPIC_TEST_MODEL,
@@ -29,7 +30,7 @@ function policy(server: LoopbackServer | string, options: Partial<AnthropicPolic
     baseURL,
     retryBaseDelayMs: 1,
     maxRetries: 2,
-    timeoutMs: 5_000,
+    timeoutMs: HANG_GUARD_MS,
     ...options,
   });
 }
@@ -295,18 +296,20 @@ describe("AnthropicPolicy failures", () => {
 
   it("times out on a server that never answers", async () => {
     const server = await serve({ kind: "hang" });
-    const error = await policy(server, { timeoutMs: 150, maxRetries: 0 })
+    // Short, but long enough for the request to reach the server on a slow machine before it fires.
+    const error = await policy(server, { timeoutMs: 1_000, maxRetries: 0 })
       .next(REQUEST)
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: "timeout" });
-    expect((error as Error).message).toMatch(/no response from http:\/\/127\.0\.0\.1:\d+ for 150 ms/);
+    expect((error as Error).message).toMatch(/no response from http:\/\/127\.0\.0\.1:\d+ for 1000 ms/);
     expect(server.requests).toHaveLength(1);
   });
 
   it("times out on a stream that stops sending, then retries", async () => {
     const stalled = anthropicStream({ blocks: [{ text: "Half an answer and then" }] });
     const server = await serve(stalled.kind === "sse" ? { ...stalled, stallAfter: 3 } : stalled, OK);
-    const reply = await policy(server, { timeoutMs: 300 }).next(REQUEST);
+    // Long enough that the healthy second answer is never cut off on a busy machine.
+    const reply = await policy(server, { timeoutMs: 1_000 }).next(REQUEST);
     expect(reply.message.content).toBe("Done.");
     expect(server.requests).toHaveLength(2);
   });

@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { ImagePart } from "../messages/index.js";
+import { HANG_GUARD_MS } from "../testing/time.js";
 import { AnthropicPolicy } from "./anthropic.js";
 import { OpenAIPolicy } from "./openai.js";
 import { ANTHROPIC_TEST_MODEL, anthropicStream } from "./testing/anthropic-wire.js";
@@ -66,7 +67,7 @@ describe("images through the Anthropic adapter", () => {
       apiKey: "sk-ant-test",
       baseURL: server.url,
       maxRetries: 0,
-      timeoutMs: 5_000,
+      timeoutMs: HANG_GUARD_MS,
     });
     await policy.next(REQUEST);
     const body = server.requests[0]?.body as { messages: unknown[] };
@@ -107,7 +108,7 @@ describe("images through the Anthropic adapter", () => {
       apiKey: "sk-ant-test",
       baseURL: server.url,
       maxRetries: 0,
-      timeoutMs: 5_000,
+      timeoutMs: HANG_GUARD_MS,
     });
     await policy.next({ ...REQUEST, messages: REQUEST.messages.slice(0, 1) });
     const body = server.requests[0]?.body as { messages: Array<{ content: unknown[] }> };
@@ -125,7 +126,7 @@ describe("images through the Anthropic adapter", () => {
       apiKey: "sk-ant-test",
       baseURL: server.url,
       maxRetries: 0,
-      timeoutMs: 5_000,
+      timeoutMs: HANG_GUARD_MS,
     });
     const stripped = { ...image("frames/step-000.png"), data: "" };
     await expect(async () =>
@@ -145,7 +146,7 @@ describe("images through the OpenAI adapter", () => {
       apiKey: "sk-openai-test",
       baseURL: `${server.url}/v1`,
       maxRetries: 0,
-      timeoutMs: 5_000,
+      timeoutMs: HANG_GUARD_MS,
     });
     await policy.next(REQUEST);
     const body = server.requests[0]?.body as { messages: unknown[] };
@@ -174,7 +175,7 @@ describe("images through the OpenAI adapter", () => {
       apiKey: "sk-openai-test",
       baseURL: `${server.url}/v1`,
       maxRetries: 0,
-      timeoutMs: 5_000,
+      timeoutMs: HANG_GUARD_MS,
     });
     await policy.next({
       ...REQUEST,

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { HANG_GUARD_MS } from "../testing/time.js";
 import { OpenAIPolicy, type OpenAIPolicyOptions } from "./openai.js";
 import { closedPortURL, LoopbackServer, type ScriptedResponse } from "./testing/loopback.js";
 import { OPENAI_TEST_MODEL, openaiError, openaiStream } from "./testing/openai-wire.js";
@@ -24,7 +25,7 @@ function policy(server: LoopbackServer | string, options: Partial<OpenAIPolicyOp
     baseURL: `${root}/v1`,
     retryBaseDelayMs: 1,
     maxRetries: 2,
-    timeoutMs: 5_000,
+    timeoutMs: HANG_GUARD_MS,
     ...options,
   });
 }
@@ -250,11 +251,12 @@ describe("OpenAIPolicy failures", () => {
 
   it("times out on a server that never answers", async () => {
     const server = await serve({ kind: "hang" }, { kind: "hang" });
-    const error = await policy(server, { timeoutMs: 100, maxRetries: 1 })
+    // Short, but long enough for each request to reach the server on a slow machine before it fires.
+    const error = await policy(server, { timeoutMs: 1_000, maxRetries: 1 })
       .next(REQUEST)
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: "timeout" });
-    expect((error as Error).message).toMatch(/ for 100 ms after 2 attempts — /);
+    expect((error as Error).message).toMatch(/ for 1000 ms after 2 attempts — /);
     expect(server.requests).toHaveLength(2);
   });
 

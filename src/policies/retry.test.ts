@@ -1,6 +1,6 @@
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   type Endpoint,
   type Failure,
@@ -198,23 +198,39 @@ describe("withRetry", () => {
   });
 
   it("does not wait out a long backoff once the caller aborts", async () => {
-    const controller = new AbortController();
-    const run = async () => {
-      setTimeout(() => controller.abort(), 20);
-      throw http(503);
-    };
-    const started = Date.now();
-    const slow = { ...options, settings: { ...settings, baseDelayMs: 60_000 }, signal: controller.signal };
-    await expect(withRetry(run, slow)).rejects.toMatchObject({ name: "AbortError" });
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // Fake time: the backoff (15–30 s) never ends by itself, so only the abort can settle the call.
+    vi.useFakeTimers();
+    try {
+      const controller = new AbortController();
+      const run = async () => {
+        throw http(503);
+      };
+      const slow = { ...options, settings: { ...settings, baseDelayMs: 60_000 }, signal: controller.signal };
+      let settled = false;
+      const call = withRetry(run, slow).finally(() => {
+        settled = true;
+      });
+      call.catch(() => undefined);
+      await vi.advanceTimersByTimeAsync(1_000); // into the backoff
+      expect(settled).toBe(false);
+      controller.abort();
+      await vi.advanceTimersByTimeAsync(0); // no time passes: the abort alone ends the wait
+      expect(settled).toBe(true);
+      await expect(call).rejects.toMatchObject({ name: "AbortError" });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("times out on silence, but not on a slow stream that keeps sending", async () => {
-    const timed = { ...options, settings: { ...settings, maxRetries: 0, timeoutMs: 200 } };
+    const timeoutMs = 1_000;
+    const timed = { ...options, settings: { ...settings, maxRetries: 0, timeoutMs } };
     const steady = withRetry(async (attempt) => {
-      // 250 ms in all, longer than the timeout, but never 200 ms without a byte.
-      for (let i = 0; i < 10; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 25));
+      // Longer in all than the timeout, but a byte every 10 ms: a busy machine cannot stretch a 10 ms
+      // gap to a whole second.
+      const started = Date.now();
+      while (Date.now() - started < 1.5 * timeoutMs) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
         attempt.touch();
       }
       return "whole answer";

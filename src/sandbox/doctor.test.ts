@@ -12,6 +12,7 @@ describe("formatDoctor", () => {
         ok: false,
         reason: "runsc is not installed —\napt-get install runsc",
       },
+      { kind: "limit", name: "cpu", ok: false, reason: "no cpu cgroup" },
     ];
     expect(formatDoctor(checks)).toBe(
       [
@@ -20,6 +21,8 @@ describe("formatDoctor", () => {
         "  no   runsc    runsc is not installed — apt-get install runsc",
         "kernel features",
         "  yes  seccomp  filters supported",
+        "limits per sandboxed command (as acilab run gets them here)",
+        "  no   cpu      no cpu cgroup",
         "",
       ].join("\n"),
     );
@@ -38,7 +41,16 @@ describe("detectBackends on this machine", () => {
       "sandbox cgroup",
       "seccomp",
       "overlayfs",
+      "memory",
+      "processes",
+      "cpu",
+      "cpu time",
+      "file size",
+      "open files",
+      "address space",
+      "workspace size",
     ]);
+    expect(checks.filter((c) => c.kind === "limit").length).toBe(8);
     for (const c of checks) {
       expect(c.reason.length).toBeGreaterThan(10);
       expect(c.reason).not.toContain("\n");
@@ -52,5 +64,25 @@ describe("detectBackends on this machine", () => {
     const runsc = checks.find((c) => c.name === "runsc")!;
     if (runsc.ok) expect(runsc.reason).toMatch(/platform (ptrace|systrap|kvm).* \d+ ms per sandbox start/);
     else expect(runsc.reason).toMatch(/runsc/);
-  }, 60_000);
+    // The rlimits are read back inside the sandbox the machine would use, on every backend.
+    for (const name of ["cpu time", "file size", "open files", "address space"]) {
+      const limit = checks.find((c) => c.name === name)!;
+      expect([name, limit.ok]).toEqual([name, true]);
+      expect(limit.reason).toMatch(/read back inside a (bwrap|process) sandbox/);
+    }
+    // Where a cgroup with a cpu controller is available (root here, v1 cpu), the CPU limit holds.
+    const cpu = checks.find((c) => c.name === "cpu")!;
+    if (checks.find((c) => c.name === "sandbox cgroup")?.reason.includes("cpu"))
+      expect(cpu).toMatchObject({ ok: true, reason: expect.stringMatching(/^2 CPUs' worth per sandbox/) });
+    else expect(cpu.ok).toBe(false);
+  });
+
+  it("lists a limit another part of acilab reports, in place of the default line", async () => {
+    const checks = await detectBackends({
+      limits: [() => ({ kind: "limit", name: "workspace size", ok: true, reason: "4 GiB per checkout" })],
+    });
+    expect(checks.filter((c) => c.name === "workspace size")).toEqual([
+      { kind: "limit", name: "workspace size", ok: true, reason: "4 GiB per checkout" },
+    ]);
+  });
 });

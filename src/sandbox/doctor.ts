@@ -6,27 +6,39 @@ import { promisify } from "node:util";
 import { SandboxCgroup } from "./bwrap/cgroup.js";
 import { probeCgroupHost } from "./bwrap/cgroup-layout.js";
 import { PROBE_TIMEOUT_MS, probeBwrap } from "./bwrap/detect.js";
+import { DEFAULT_CPUS } from "./bwrap/sandbox.js";
 import { defaultSeccompFilter } from "./bwrap/seccomp.js";
+import { type LimitProbe, limitChecks } from "./doctor-limits.js";
 import { probeRunsc } from "./runsc/index.js";
 
 const run = promisify(execFile);
 
-/** One line of `acilab doctor`: a backend or a kernel feature, whether it works here, and why. */
+/**
+ * One line of `acilab doctor`: a backend, a kernel feature or a limit, whether it works (is enforced)
+ * here, and why.
+ */
 export interface DoctorCheck {
-  kind: "backend" | "feature";
+  kind: "backend" | "feature" | "limit";
   name: string;
   ok: boolean;
   /** One line: what was measured, or what is missing and the fix. */
   reason: string;
 }
 
-/** Which sandbox backends and kernel features work on this machine, and why not where they don't. */
-export async function detectBackends(): Promise<DoctorCheck[]> {
-  const [bwrap, runsc, overlay, cgroups] = await Promise.all([
+/**
+ * Which sandbox backends and kernel features work on this machine, and which limits a sandboxed
+ * command gets here — and why not where they don't. `limits`: probes of limits other parts enforce
+ * (the workspace's size cap), listed with the sandbox's own.
+ */
+export async function detectBackends(
+  options: { limits?: readonly LimitProbe[] } = {},
+): Promise<DoctorCheck[]> {
+  const [bwrap, runsc, overlay, cgroups, limits] = await Promise.all([
     probeBwrap(),
     probeRunsc(),
     probeOverlay(),
     cgroupChecks(),
+    limitChecks(options.limits),
   ]);
   return [
     { kind: "backend", name: "bwrap", ok: bwrap.ok, reason: bwrap.reason },
@@ -41,16 +53,25 @@ export async function detectBackends(): Promise<DoctorCheck[]> {
     ...cgroups,
     { kind: "feature", name: "seccomp", ...probeSeccomp() },
     { kind: "feature", name: "overlayfs", ...overlay },
+    ...limits,
   ];
 }
+
+const HEADINGS: Record<DoctorCheck["kind"], string> = {
+  backend: "sandbox backends",
+  feature: "kernel features",
+  limit: "limits per sandboxed command (as acilab run gets them here)",
+};
 
 /** The table `acilab doctor` prints. */
 export function formatDoctor(checks: DoctorCheck[]): string {
   const width = Math.max(...checks.map((c) => c.name.length));
   const lines: string[] = [];
-  for (const kind of ["backend", "feature"] as const) {
-    lines.push(kind === "backend" ? "sandbox backends" : "kernel features");
-    for (const c of checks.filter((x) => x.kind === kind))
+  for (const kind of ["backend", "feature", "limit"] as const) {
+    const group = checks.filter((x) => x.kind === kind);
+    if (group.length === 0) continue;
+    lines.push(HEADINGS[kind]);
+    for (const c of group)
       lines.push(`  ${c.ok ? "yes" : "no "}  ${c.name.padEnd(width)}  ${c.reason.replace(/\s*\n\s*/g, " ")}`);
   }
   return `${lines.join("\n")}\n`;
@@ -67,19 +88,20 @@ async function cgroupChecks(): Promise<DoctorCheck[]> {
     : v2ok
       ? `${v2.dir}: controllers ${v2.controllers.join(" ")}`
       : `${v2.dir} has ${v2.controllers.length > 0 ? `only ${v2.controllers.join(" ")}` : "no controllers"} — memory and pids are not on v2 here (cgroup.kill still works)`;
-  const v1have = (["memory", "pids", "freezer"] as const).filter((c) => host.v1[c] !== undefined);
+  const v1have = (["memory", "pids", "cpu", "freezer"] as const).filter((c) => host.v1[c] !== undefined);
   const v1ok = v1have.includes("memory") && v1have.includes("pids");
   const v1reason =
     v1have.length === 0
       ? "no v1 hierarchies mounted"
       : `${v1have.map((c) => `${c} at ${host.v1[c]}`).join(", ")}`;
-  const made = SandboxCgroup.create({ memoryBytes: 64 * 1024 ** 2, pids: 16 }, host);
+  const made = SandboxCgroup.create({ memoryBytes: 64 * 1024 ** 2, pids: 16, cpus: DEFAULT_CPUS }, host);
   let sandbox: Result;
   if (made.cgroup) {
-    const { mode, killer } = made.cgroup.plan;
+    const { mode, killer, enforced } = made.cgroup.plan;
+    const limits = (["memory", "pids", "cpu"] as const).filter((l) => enforced[l] !== undefined);
     sandbox = {
       ok: made.warnings.length === 0,
-      reason: `per-sandbox ${mode} cgroup with memory and pids limits, killed via ${killer}${made.warnings.length ? ` — ${made.warnings.join("; ")}` : ""}`,
+      reason: `per-sandbox ${mode} cgroup with ${limits.join(", ")} limits, killed via ${killer}${made.warnings.length ? ` — ${made.warnings.join("; ")}` : ""}`,
     };
     await made.cgroup.destroy();
   } else sandbox = { ok: false, reason: made.warnings.join("; ") };

@@ -1,9 +1,13 @@
+export { type ReadOnlyBind, resolveReadOnlyBinds } from "./binds.js";
 export {
   adoptTree,
   type BackendChoice,
   type BwrapExecResult,
   BwrapSandbox,
   type BwrapSandboxOptions,
+  type CpuStat,
+  DEFAULT_CPUS,
+  MAX_ADOPT_DEPTH,
   openSandbox,
   probeBwrap,
   SANDBOX_GID,
@@ -11,6 +15,7 @@ export {
   sandboxIdentity,
 } from "./bwrap/index.js";
 export { type DoctorCheck, detectBackends, formatDoctor } from "./doctor.js";
+export type { LimitLine, LimitProbe } from "./doctor-limits.js";
 export { formatDecisions, type NetDecision, type NetworkPolicy, parseAllowRule } from "./net/index.js";
 export { HeadTailBuffer } from "./output-cap.js";
 export {

@@ -1,12 +1,16 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { killTagged, processesTagged, startTagged } from "../testing/processes.js";
+import { EVENTUALLY, HANG_GUARD_MS, startedBeforeTimeout } from "../testing/time.js";
 import { HeadTailBuffer } from "./output-cap.js";
 import { ProcessSandbox } from "./process.js";
 
 let ws: string;
 let sandbox: ProcessSandbox;
+/** Tags the processes these tests expect to be killed (`exec -a`). */
+const MARK = `acilab-process-test-${process.pid}`;
 
 beforeEach(() => {
   ws = mkdtempSync(join(tmpdir(), "acilab-sbx-"));
@@ -15,6 +19,7 @@ beforeEach(() => {
 
 afterEach(async () => {
   await sandbox.close();
+  killTagged(MARK); // what a failed test left behind
   rmSync(ws, { recursive: true, force: true });
 });
 
@@ -23,7 +28,7 @@ describe("ProcessSandbox", () => {
     const received: string[] = [];
     const r = await sandbox.exec({
       argv: ["bash", "-c", 'read -r line <&4; echo "got:$line" >&3; echo printed'],
-      timeoutMs: 5000,
+      timeoutMs: HANG_GUARD_MS,
       channel: {
         open({ fromProgram, toProgram }) {
           fromProgram.setEncoding("utf8");
@@ -36,7 +41,7 @@ describe("ProcessSandbox", () => {
     expect(received.join("")).toBe("got:ping\n");
     const plain = await sandbox.exec({
       argv: ["bash", "-c", "for fd in 3 4; do [ -e /proc/$$/fd/$fd ] && echo open || echo closed; done"],
-      timeoutMs: 5000,
+      timeoutMs: HANG_GUARD_MS,
     });
     expect(plain.output).toBe("closed\nclosed\n");
   });
@@ -44,7 +49,7 @@ describe("ProcessSandbox", () => {
   it("runs in the workspace with an empty environment plus the allowlist", async () => {
     process.env.ACILAB_TEST_SECRET = "sk-should-not-leak";
     try {
-      const r = await sandbox.exec({ argv: ["bash", "-c", "pwd; env"], timeoutMs: 5000 });
+      const r = await sandbox.exec({ argv: ["bash", "-c", "pwd; env"], timeoutMs: HANG_GUARD_MS });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toContain(`${ws}\n`);
       expect(r.stdout).not.toContain("sk-should-not-leak");
@@ -56,30 +61,36 @@ describe("ProcessSandbox", () => {
   });
 
   it("kills the whole process group on timeout, grandchildren included", async () => {
-    const marker = join(ws, "grandchild-alive");
-    const started = performance.now();
-    const r = await sandbox.exec({
-      argv: ["bash", "-c", `(sleep 2; touch ${marker}) & sleep 30`],
-      timeoutMs: 300,
-    });
+    const r = await startedBeforeTimeout(
+      300,
+      (timeoutMs) =>
+        sandbox.exec({
+          argv: ["bash", "-c", `${startTagged(`${MARK}-grandchild`, "sleep 600")}echo started; sleep 600`],
+          timeoutMs,
+        }),
+      (r) => r.stdout.includes("started"),
+    );
     expect(r.timedOut).toBe(true);
     expect(r.exitCode).toBeNull();
-    expect(performance.now() - started).toBeLessThan(5000);
-    await new Promise((res) => setTimeout(res, 2500));
-    expect(() => statSync(marker)).toThrow();
+    // SIGKILL is delivered, not awaited: the grandchild is gone a moment after exec returns.
+    await vi.waitFor(() => expect(processesTagged(`${MARK}-grandchild`)).toEqual([]), EVENTUALLY);
   });
 
   it("ends background children when the command itself finishes", async () => {
-    const r = await sandbox.exec({ argv: ["bash", "-c", "sleep 60 & echo started"], timeoutMs: 5000 });
-    expect(r.exitCode).toBe(0);
+    // Waiting for the sleeper would run into the hang guard and come back timed out.
+    const r = await sandbox.exec({
+      argv: ["bash", "-c", `${startTagged(`${MARK}-background`, "sleep 600")}echo started`],
+      timeoutMs: HANG_GUARD_MS,
+    });
+    expect(r).toMatchObject({ exitCode: 0, timedOut: false });
     expect(r.output.trim()).toBe("started");
-    expect(r.durationMs).toBeLessThan(3000);
+    await vi.waitFor(() => expect(processesTagged(`${MARK}-background`)).toEqual([]), EVENTUALLY);
   });
 
   it("caps a flood of output and says how much was cut", async () => {
     const r = await sandbox.exec({
       argv: ["bash", "-c", "yes abcdefghij | head -c 2000000; echo; echo THE-END"],
-      timeoutMs: 10_000,
+      timeoutMs: HANG_GUARD_MS,
       outputLimit: 1000,
     });
     expect(r.output.length).toBeLessThan(1400);
@@ -93,7 +104,7 @@ describe("ProcessSandbox", () => {
     try {
       const r = await small.exec({
         argv: ["bash", "-c", "head -c 5000000 /dev/zero > big.bin"],
-        timeoutMs: 5000,
+        timeoutMs: HANG_GUARD_MS,
       });
       expect(r.exitCode).not.toBe(0);
       expect(statSync(join(ws, "big.bin")).size).toBeLessThanOrEqual(1024 * 1024);
@@ -106,14 +117,16 @@ describe("ProcessSandbox", () => {
     const r = await sandbox.exec({
       argv: ["bash", "-c", "cat > in.txt; exit 3"],
       stdin: "hello",
-      timeoutMs: 5000,
+      timeoutMs: HANG_GUARD_MS,
     });
     expect(r.exitCode).toBe(3);
     expect(readFileSync(join(ws, "in.txt"), "utf8")).toBe("hello");
   });
 
   it("refuses a working directory outside the workspace", async () => {
-    await expect(sandbox.exec({ argv: ["true"], cwd: "../..", timeoutMs: 1000 })).rejects.toThrow(/outside/);
+    await expect(sandbox.exec({ argv: ["true"], cwd: "../..", timeoutMs: HANG_GUARD_MS })).rejects.toThrow(
+      /outside/,
+    );
   });
 });
 

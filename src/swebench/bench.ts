@@ -1,11 +1,11 @@
 /**
  * How long grading bookkeeping takes at SWE-bench's size: parse 2,294 pytest logs (the test split),
- * bucket each into report.json's tests_status and build the run summary. The sandboxed test runs are
+ * grade each with the same pure `gradeLog` the grader uses (parse, look up, bucket, the hardened
+ * rules' checks) and build the run summary. The sandboxed test runs are
  * not in it — this is the part that is ours alone, and it should vanish next to them (target ≤ 1 s).
  */
 import { performance } from "node:perf_hooks";
-import { LOG_PARSERS } from "../eval/parsers/index.js";
-import { isResolved, scoreStatuses } from "./score.js";
+import { gradeLog } from "../eval/grade-log.js";
 import { buildSummary } from "./summary.js";
 import type { Instance, InstanceReport, Prediction } from "./types.js";
 
@@ -57,17 +57,28 @@ function synthesize(index: number, random: () => number): Synthetic {
     "",
     "=========================== short test summary info ============================",
   ];
+  const count = { passed: 0, failed: 0, skipped: 0, xfailed: 0 };
   for (const test of tests) {
     const r = random();
-    if (r < 0.88) lines.push(`PASSED ${test}`);
-    else if (r < 0.94) lines.push(`FAILED ${test} - AssertionError: assert 1 == 2`);
-    else if (r < 0.97) lines.push(`SKIPPED [1] ${test.split("::")[0]}:12: needs a network`);
-    else lines.push(`XFAIL ${test} - known bug`);
+    if (r < 0.88) {
+      lines.push(`PASSED ${test}`);
+      count.passed++;
+    } else if (r < 0.94) {
+      lines.push(`FAILED ${test} - AssertionError: assert 1 == 2`);
+      count.failed++;
+    } else if (r < 0.97) {
+      lines.push(`SKIPPED [1] ${test.split("::")[0]}:12: needs a network`);
+      count.skipped++;
+    } else {
+      lines.push(`XFAIL ${test} - known bug`);
+      count.xfailed++;
+    }
   }
   lines.push(
-    "============== 3 failed, 44 passed, 2 skipped, 1 xfailed in 1.23s ==============",
+    `============== ${count.failed} failed, ${count.passed} passed, ${count.skipped} skipped, ${count.xfailed} xfailed in 1.23s ==============`,
     END,
-    ">>>>> Test Exit Code: 1",
+    // pytest's own exit status: 1 when a test failed, else 0 (the grader checks they agree).
+    `>>>>> Test Exit Code: ${count.failed > 0 ? 1 : 0}`,
   );
   const instance: Instance = {
     instance_id: id,
@@ -94,21 +105,22 @@ function gradeAll(data: readonly Synthetic[]): { resolved: number; parsed: numbe
   const reports = new Map<string, InstanceReport>();
   let parsed = 0;
   for (const { instance, log } of data) {
-    const between = log.slice(log.indexOf(START) + START.length, log.indexOf(END));
-    const statuses = LOG_PARSERS[instance.log_parser](between);
-    parsed += statuses.size;
-    const tests_status = scoreStatuses(instance.FAIL_TO_PASS, instance.PASS_TO_PASS, statuses);
+    // The grader's own pure core, as `acilab grade` calls it on every log.
+    const verdict = gradeLog(instance, log, { rules: "hardened" });
+    parsed += verdict.testsInLog;
     reports.set(instance.instance_id, {
       patch_is_None: false,
       patch_exists: true,
       patch_successfully_applied: true,
-      resolved: isResolved(tests_status),
-      tests_status,
+      resolved: verdict.resolved,
+      tests_status: verdict.tests_status,
       outcome: "graded",
       detail: "",
+      rules: "hardened",
       apply_strategy: "git apply",
-      rejected: null,
-      test_exit_code: 1,
+      rejected: verdict.rejected,
+      test_exit_code: verdict.exitCode,
+      canaries: [],
       touches_tests: false,
       impossible: false,
       duration_s: 0,

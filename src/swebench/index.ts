@@ -19,6 +19,7 @@ export type {
   GradeFn,
   GradeOptions,
   GradeOutcome,
+  GradingRules,
   Instance,
   InstanceReport,
   Prediction,

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { GradedInstance, InstanceReport } from "./types.js";
+import type { GradedInstance, GradingRules, InstanceReport } from "./types.js";
 
 /**
  * The folders of a run, as SWE-bench's logs/run_evaluation lays them out:
@@ -76,6 +76,7 @@ export function reusableReport(
   dir: string,
   instanceId: string,
   patch: string | null,
+  rules: GradingRules = "hardened",
 ): InstanceReport | undefined {
   const reportFile = join(dir, REPORT_FILE);
   const patchFile = join(dir, PATCH_FILE);
@@ -88,6 +89,8 @@ export function reusableReport(
       return undefined;
     if (report.outcome === "infrastructure_error") return undefined;
     if (report.patch_is_None !== (patch === null)) return undefined;
+    // A verdict under other rules answers another question (reports from before rules existed too).
+    if (report.rules !== rules) return undefined;
     const { infra_failure: _, ...ours } = report as InstanceReport & { infra_failure?: boolean };
     return ours;
   } catch {

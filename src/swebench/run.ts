@@ -17,6 +17,7 @@ import type {
   GradeFn,
   GradeOptions,
   GradeOutcome,
+  GradingRules,
   Instance,
   InstanceReport,
   Prediction,
@@ -76,6 +77,7 @@ function syntheticReport(
   outcome: "empty_patch" | "infrastructure_error",
   detail: string,
   duration_s: number,
+  rules: GradingRules,
 ): InstanceReport {
   return {
     patch_is_None: prediction.model_patch === null,
@@ -90,9 +92,11 @@ function syntheticReport(
     },
     outcome,
     detail,
+    rules,
     apply_strategy: null,
     rejected: null,
     test_exit_code: null,
+    canaries: [],
     touches_tests: touchesTests(prediction.model_patch).length > 0,
     impossible: instance.impossible ?? false,
     duration_s,
@@ -106,6 +110,7 @@ function syntheticReport(
  */
 export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult> {
   const { instances, runId, outDir, grade, signal } = options;
+  const rules = options.gradeOptions?.rules ?? "hardened";
   assertSafeName(runId, "run id");
   const byId = new Map(instances.map((i) => [i.instance_id, i]));
   const warnings = [...(options.warnings ?? [])];
@@ -152,7 +157,7 @@ export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult
     const dir = instanceDir(outDir, runId, prediction.model_name_or_path, instance.instance_id);
     const earlier = options.rerun
       ? undefined
-      : reusableReport(dir, instance.instance_id, prediction.model_patch);
+      : reusableReport(dir, instance.instance_id, prediction.model_patch, rules);
     if (earlier) finished(prediction, earlier, true);
     else queue.push(prediction);
   }
@@ -173,6 +178,7 @@ export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult
           "empty_patch",
           prediction.model_patch === null ? "no patch (null): not run" : "empty patch: not run",
           0,
+          rules,
         ),
       };
     } else {
@@ -191,6 +197,7 @@ export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult
             "infrastructure_error",
             `grader failed: ${message}`,
             seconds(),
+            rules,
           ),
         };
       }
@@ -212,7 +219,7 @@ export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult
   await Promise.all(Array.from({ length: Math.min(workers, queue.length) }, worker));
 
   const interrupted = signal?.aborted === true && done < predictions.length;
-  const summary = buildSummary({ runId, instances, predictions, reports, warnings, interrupted });
+  const summary = buildSummary({ runId, instances, predictions, reports, warnings, interrupted, rules });
   const path = summaryPath(outDir, runId, model);
   mkdirSync(join(outDir, runId), { recursive: true });
   writeSummary(path, summary);

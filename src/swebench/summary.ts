@@ -1,4 +1,4 @@
-import type { Instance, InstanceReport, Prediction, RunSummary } from "./types.js";
+import type { GradingRules, Instance, InstanceReport, Prediction, RunSummary } from "./types.js";
 
 export interface SummaryInput {
   runId: string;
@@ -9,6 +9,8 @@ export interface SummaryInput {
   reports: ReadonlyMap<string, InstanceReport>;
   warnings: readonly string[];
   interrupted: boolean;
+  /** The rules every report was graded under. */
+  rules?: GradingRules;
 }
 
 export function isEmptyPatch(patch: string | null): boolean {
@@ -97,6 +99,7 @@ export function buildSummary(input: SummaryInput): RunSummary {
     interrupted: input.interrupted,
     pending_ids: sorted(ids.pending),
     warnings: [...input.warnings],
+    rules: input.rules ?? "hardened",
     schema_version: 1,
   };
 }

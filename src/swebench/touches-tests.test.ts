@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isTestPath, patchPaths, touchesTests } from "./touches-tests.js";
+import { isTestPath, patchPaths, touchesTests, unquoteCPath } from "./touches-tests.js";
 
 const edit = (path: string) =>
   `diff --git a/${path} b/${path}\n--- a/${path}\n+++ b/${path}\n@@ -1,2 +1,2 @@\n ctx\n-old\n+new\n`;
@@ -51,5 +51,27 @@ describe("touchesTests", () => {
     const patch = "--- a/schema.sql\n+++ b/schema.sql\n@@ -1,2 +1,1 @@\n--- tests/test_fake.py\n keep\n";
     expect(patchPaths(patch)).toEqual(["schema.sql"]);
     expect(touchesTests(patch)).toEqual([]);
+  });
+});
+
+describe("C-quoted paths", () => {
+  it("are read as the names git and patch write, octal escapes and all", () => {
+    const patch = [
+      'diff --git "a/\\056git/hooks/post-checkout" "b/\\056git/hooks/post-checkout"',
+      "new file mode 100755",
+      "--- /dev/null",
+      '+++ "b/\\056git/hooks/post-checkout"',
+      "@@ -0,0 +1 @@",
+      "+#!/bin/sh",
+      'diff --git "a/t\\303\\251st s/\\"q\\".py" "b/t\\303\\251st s/\\"q\\".py"',
+      '--- "a/t\\303\\251st s/\\"q\\".py"',
+      '+++ "b/t\\303\\251st s/\\"q\\".py"',
+      "@@ -1 +1 @@",
+      "-a",
+      "+b",
+      "",
+    ].join("\n");
+    expect(patchPaths(patch)).toEqual([".git/hooks/post-checkout", 'tést s/"q".py']);
+    expect(unquoteCPath('"tab\\there\\\\"')).toBe("tab\there\\");
   });
 });

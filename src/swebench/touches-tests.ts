@@ -25,10 +25,40 @@ export function isTestPath(path: string): boolean {
   return parts.some((dir) => TEST_DIRS.has(dir.toLowerCase())) || isTestFileName(name.toLowerCase());
 }
 
+const C_ESCAPES: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, "\\": 92 };
+
+/**
+ * Git's C-style quoting of a path (`"b/\056git/x"`, `"tab\there"`, UTF-8 as octal bytes) undone, so
+ * that what is checked is the name git and GNU patch will write, not its spelling.
+ */
+export function unquoteCPath(quoted: string): string {
+  const inner = quoted.slice(1, -1);
+  const bytes: number[] = [];
+  for (let i = 0; i < inner.length; i++) {
+    const ch = inner[i] as string;
+    if (ch !== "\\") {
+      bytes.push(...Buffer.from(ch, "utf8"));
+      continue;
+    }
+    const next = inner[i + 1] ?? "";
+    const octal = /^[0-7]{3}/.exec(inner.slice(i + 1));
+    if (octal) {
+      bytes.push(Number.parseInt(octal[0], 8) & 0xff);
+      i += 3;
+    } else {
+      bytes.push(C_ESCAPES[next] ?? next.charCodeAt(0));
+      i += 1;
+    }
+  }
+  return Buffer.from(bytes).toString("utf8");
+}
+
 /** `a/foo.py` → `foo.py`; `"a/with space.py"` → `with space.py`; `/dev/null` → undefined. */
 function headerPath(raw: string, prefix: "a/" | "b/" | ""): string | undefined {
-  let path = raw.split("\t")[0]?.trim() ?? "";
-  if (path.startsWith('"') && path.endsWith('"') && path.length >= 2) path = path.slice(1, -1);
+  let path = raw.startsWith('"')
+    ? (/^"(?:[^"\\]|\\.)*"/.exec(raw)?.[0] ?? raw)
+    : (raw.split("\t")[0]?.trim() ?? "");
+  if (path.startsWith('"') && path.endsWith('"') && path.length >= 2) path = unquoteCPath(path);
   if (path === "/dev/null" || path === "") return undefined;
   return prefix && path.startsWith(prefix) ? path.slice(prefix.length) : path;
 }
@@ -62,7 +92,7 @@ export function patchPaths(patch: string): string[] {
       newLeft = hunk[2] === undefined ? 1 : Number(hunk[2]);
       continue;
     }
-    const git = /^diff --git (\S+|"[^"]+") (\S+|"[^"]+")$/.exec(line);
+    const git = /^diff --git (\S+|"(?:[^"\\]|\\.)*") (\S+|"(?:[^"\\]|\\.)*")$/.exec(line);
     if (git) {
       add(headerPath(git[1] ?? "", "a/"));
       add(headerPath(git[2] ?? "", "b/"));

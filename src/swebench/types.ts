@@ -1,4 +1,12 @@
+import type { CanaryResult } from "../eval/canaries/index.js";
 import type { LogParserName } from "../eval/parsers/index.js";
+
+/**
+ * Which rules turn a test log into a verdict: `hardened` (default) — SWE-bench's, plus what a patch
+ * cannot forge (canaries, an exit code that must agree with the log, a guarded runner); `swebench` —
+ * SWE-bench v5's verdicts exactly, for comparing with its leaderboard. See docs/grading.md.
+ */
+export type GradingRules = "hardened" | "swebench";
 
 /**
  * One benchmark instance: SWE-bench's fields (same names, same meaning) plus what acilab needs to run
@@ -81,11 +89,18 @@ export interface InstanceReport {
   outcome: GradeOutcome;
   /** One line a person can act on: why it is not resolved, or what failed in the harness. */
   detail: string;
+  /** The rules that graded it. */
+  rules: GradingRules;
   /** Which strategy applied the patch ("git apply", "git apply --3way", "patch --fuzz=5"…), or null. */
   apply_strategy: string | null;
-  /** Why the log was not trusted (forged passes, no sign the suite ran), or null. */
+  /** Why the log was not trusted (tampering, forged passes, no sign the suite ran), or null. */
   rejected: string | null;
+  /** The test command's exit status (128 + n when signal n ended it), or null when it did not run. */
   test_exit_code: number | null;
+  /** Tests the grader planted for this run (hardened rules), each with the status the log gave it. */
+  canaries: CanaryResult[];
+  /** Why fewer canaries (or none) were planted, when that is the case. */
+  canary_note?: string;
   /** The patch changes test files (a `tests/` folder, `test_*.py`, `*.test.ts`, conftest.py …). */
   touches_tests: boolean;
   impossible: boolean;
@@ -126,6 +141,8 @@ export interface RunSummary {
   pending_ids: string[];
   /** Input problems that did not stop the run, each naming its line (a prediction for an unknown id…). */
   warnings: string[];
+  /** The rules the run was graded under ("hardened" or "swebench"). */
+  rules: GradingRules;
   schema_version: 1;
 }
 
@@ -141,6 +158,8 @@ export interface GradedInstance {
 export interface GradeOptions {
   /** "auto" | "bwrap" | "process" | "runsc" — see src/sandbox. */
   backend?: string;
+  /** Default "hardened". */
+  rules?: GradingRules;
   /** Per-instance limit on the test command (default 1,800 s like SWE-bench's, tasks may set less). */
   timeoutMs?: number;
   signal?: AbortSignal;

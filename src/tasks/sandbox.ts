@@ -1,6 +1,6 @@
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
-import { type BackendChoice, openSandbox, type Sandbox } from "../sandbox/index.js";
+import { type BackendChoice, openSandbox, type ReadOnlyBind, type Sandbox } from "../sandbox/index.js";
 import { packageRoot, taskEnvironment } from "./task.js";
 
 const BACKENDS: readonly BackendChoice[] = ["auto", "bwrap", "process", "runsc"];
@@ -22,16 +22,19 @@ export function parseBackend(value: string | undefined): BackendChoice {
 /**
  * The sandbox a task's commands run in. TypeScript tasks see acilab's node_modules read-only, so
  * `node --import <tsx loader>` works inside; nothing else of the host's beyond the system is bound.
+ * `readOnlyParts` are workspace paths kept read-only inside (the grader passes `.git`).
  */
 export async function openTaskSandbox(
   task: { language: string },
   root: string,
   backend: BackendChoice = defaultBackend(),
-  options: { fromSnapshot?: boolean; allowNet?: readonly string[] } = {},
+  options: { fromSnapshot?: boolean; allowNet?: readonly string[]; readOnlyParts?: readonly string[] } = {},
 ): Promise<{ sandbox: Sandbox; warning?: string }> {
   // At its real path: Node resolves the tsx loader through symlinks (a linked node_modules, pnpm).
-  const readOnlyBinds =
+  const readOnlyBinds: ReadOnlyBind[] =
     task.language === "typescript" ? [realpathSync(join(packageRoot(), "node_modules"))] : [];
+  // Parts of the workspace nothing inside may change (the grader's `.git`).
+  for (const part of options.readOnlyParts ?? []) readOnlyBinds.push({ inWorkspace: part });
   // A checkout of a snapshot already belongs to the sandbox user (checkoutAt): skip the walk.
   const adoptWorkspace = options.fromSnapshot !== true;
   const network =

@@ -22,7 +22,8 @@ export type ToolErrorKind =
   | "timeout"
   | "command_failed"
   | "no_tests"
-  | "permission_denied";
+  | "permission_denied"
+  | "no_space";
 
 /** A tool result has two faces: what the model reads and (optionally) what a person sees. */
 export interface ToolResult {

@@ -1,3 +1,4 @@
+export { capInput, capRecordedCall, capText, RECORDED_CALL_CHARS, type RecordedCall } from "./caps.js";
 export { MemoryTrajectory, readTrajectory, type TrajectorySink, TrajectoryWriter } from "./io.js";
 export {
   type ActionRecord,

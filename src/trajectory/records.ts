@@ -1,5 +1,6 @@
 import type { AssistantMessage, Message, ToolCall, Usage } from "../messages/index.js";
 import type { ToolSpec } from "../policies/types.js";
+import type { RecordedCall } from "./caps.js";
 
 /** Version of the trajectory format; bump when a field changes meaning. */
 export const TRAJECTORY_VERSION = 1;
@@ -25,8 +26,11 @@ export interface ActionRecord {
   error: string | null;
   duration_ms: number;
   files_changed: string[];
-  /** Code actions: every tool call the program made, in order (input, output, error, duration). */
-  calls?: Array<{ tool: string; input: unknown; output: string; error: string | null; duration_ms: number }>;
+  /**
+   * Code actions: every tool call the program made, in order (input, output, error, duration), each
+   * argument list and result cut to RECORDED_CALL_CHARS with a note saying how much (caps.ts).
+   */
+  calls?: RecordedCall[];
 }
 
 export interface TurnRecord {

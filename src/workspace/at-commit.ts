@@ -76,6 +76,7 @@ export function snapshotAtCommit(
         }
         return await prepareSnapshot(dir, {
           prepared: true,
+          ownsSource: true, // the clone goes with the snapshot, and with the sweep if we are killed
           scratchDir: parent,
           traversable: options.owner !== undefined,
         });
@@ -97,9 +98,7 @@ export async function releaseSnapshots(): Promise<void> {
   await Promise.all(
     all.map(async (p) => {
       try {
-        const s = await p;
-        await s.dispose();
-        rmSync(s.dir, { recursive: true, force: true });
+        await (await p).dispose(); // the clone too (ownsSource)
       } catch {
         // a snapshot that failed to build has nothing to release
       }

@@ -6,7 +6,13 @@ import { isWithin, resolveInside } from "./paths.js";
 /** A path failure phrased for the model; the file tools turn it into an error observation. */
 export class PathError extends Error {
   constructor(
-    readonly kind: "outside_workspace" | "not_found" | "is_directory" | "already_exists",
+    readonly kind:
+      | "outside_workspace"
+      | "not_found"
+      | "is_directory"
+      | "already_exists"
+      | "invalid_arguments"
+      | "no_space",
     message: string,
   ) {
     super(message);
@@ -22,10 +28,40 @@ async function realPathOf(handle: FileHandle): Promise<string | undefined> {
   return readlink(`/proc/self/fd/${handle.fd}`);
 }
 
+/** What the file tools say about a FIFO, socket or device: the host never reads or writes one. */
+export function notRegular(path: string): PathError {
+  return new PathError(
+    "invalid_arguments",
+    `${path} is not a regular file (a FIFO, socket or device); the file tools read and write regular files only — look at it with shell (ls -l)`,
+  );
+}
+
+/**
+ * What the file tools say when the workspace is full (its size cap, or the disk): an observation the
+ * model can act on, not a crash of the run.
+ */
+export function noSpace(path: string, code: string | undefined): PathError {
+  const what = code === "EDQUOT" ? "its quota" : "its size cap";
+  return new PathError(
+    "no_space",
+    `the workspace is full (${what} is reached: no space left on device), so ${path} could not be written and may now be incomplete — free space first (delete large or generated files with shell, e.g. rm), then write it again`,
+  );
+}
+
+const FULL = new Set(["ENOSPC", "EDQUOT", "EFBIG"]);
+
+/** ENOSPC and its kin, as the error they are for a write to `path`; anything else unchanged. */
+export function translateWriteError(err: unknown, path: string): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code !== undefined && FULL.has(code) ? noSpace(path, code) : err;
+}
+
 /**
  * Open a file inside the workspace without being fooled by a symlink swapped in after the check:
  * the parent directory is opened (no-follow) and verified through /proc/self/fd, and the file is then
- * opened relative to that pinned directory, again no-follow, and verified once more.
+ * opened relative to that pinned directory, again no-follow, and verified once more. The open never
+ * blocks (O_NONBLOCK: a FIFO put in a file's place would otherwise wait for a writer forever), and
+ * only regular files and directories are handed back.
  */
 export async function openInside(
   root: string,
@@ -41,9 +77,14 @@ export async function openInside(
     const viaParent = HAS_PROC_FD ? `/proc/self/fd/${parent.fd}/${basename(resolved.abs)}` : resolved.abs;
     let handle: FileHandle;
     try {
-      handle = await open(viaParent, flags | constants.O_NOFOLLOW, mode);
+      handle = await open(viaParent, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK, mode);
     } catch (err) {
       throw translateOpenError(err, path);
+    }
+    const stat = await handle.stat();
+    if (!stat.isFile() && !stat.isDirectory()) {
+      await handle.close();
+      throw notRegular(path);
     }
     const real = await realPathOf(handle);
     if (real !== undefined && !isWithin(root, real)) {
@@ -107,7 +148,13 @@ function translateOpenError(err: unknown, path: string): unknown {
     return new PathError("already_exists", `${path} already exists; edit it with str_replace instead`);
   if (code === "ELOOP")
     return new PathError("outside_workspace", `${path} is a symbolic link; refusing to follow it`);
-  return err;
+  if (code === "ENXIO" || code === "EOPNOTSUPP") return notRegular(path); // a FIFO with no reader, a socket
+  if (code === "EACCES" || code === "EPERM")
+    return new PathError(
+      "invalid_arguments",
+      `${path} cannot be opened (permission denied); check its mode with shell (ls -l) and chmod it`,
+    );
+  return translateWriteError(err, path);
 }
 
 export async function readTextInside(root: string, path: string): Promise<string> {
@@ -133,6 +180,8 @@ export async function writeTextInside(
   const handle = await openInside(root, path, constants.O_WRONLY | constants.O_TRUNC | create | exclusive);
   try {
     await handle.writeFile(content, { encoding: "utf8" });
+  } catch (err) {
+    throw translateWriteError(err, path);
   } finally {
     await handle.close();
   }

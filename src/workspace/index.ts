@@ -1,5 +1,21 @@
 export { type AtCommitOptions, cloneAtCommit, releaseSnapshots, snapshotAtCommit } from "./at-commit.js";
-export type { Checkout, Snapshot } from "./cow/index.js";
-export { openInside, PathError, readTextInside, writeTextInside } from "./files.js";
+export {
+  type Checkout,
+  describeUncarried,
+  probeWorkspaceCap,
+  type Snapshot,
+  type Uncarried,
+  WORKSPACE_BYTES_ENV,
+  type WorkspacePatch,
+} from "./cow/index.js";
+export {
+  noSpace,
+  notRegular,
+  openInside,
+  PathError,
+  readTextInside,
+  translateWriteError,
+  writeTextInside,
+} from "./files.js";
 export { commitAll, dirtyPaths, git, withTrustedGit } from "./git.js";
 export { isWithin, MAX_SYMLINK_EXPANSIONS, type PathResolution, resolveInside } from "./paths.js";

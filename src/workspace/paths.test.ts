@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -69,6 +70,30 @@ describe("resolveInside", () => {
     expect(resolveInside(root, `chain${MAX_SYMLINK_EXPANSIONS}/a.py`).ok).toBe(false);
   });
 
+  it("speaks in workspace paths: an error never names where the workspace is on the host", () => {
+    symlinkSync("../outside", join(root, "link-rel"));
+    symlinkSync("/etc", join(root, "link-etc"));
+    const error = (input: string) => {
+      const r = resolveInside(root, input);
+      return r.ok ? "" : r.error;
+    };
+    for (const input of [
+      "../outside/secret.txt",
+      "/etc/passwd",
+      "../../../../etc",
+      "link-rel/secret.txt",
+      "link-etc",
+    ])
+      expect(error(input), input).not.toContain(base);
+    expect(error("../outside/secret.txt")).toBe(
+      "../outside/secret.txt is outside the workspace; use a path inside it, relative to its root (e.g. src/main.py)",
+    );
+    expect(error("link-rel/secret.txt")).toBe(
+      "link-rel/secret.txt is outside the workspace (through the symbolic link link-rel → ../outside); use a path inside it, relative to its root (e.g. src/main.py)",
+    );
+    expect(error("src/../link-etc/passwd")).toContain("(through the symbolic link link-etc → /etc)");
+  });
+
   it("refuses NUL bytes", () => {
     expect(resolveInside(root, "src/a.py\0.txt").ok).toBe(false);
   });
@@ -92,6 +117,15 @@ describe("safe file access", () => {
     rmSync(target);
     symlinkSync(join(outside, "secret.txt"), target);
     await expect(readTextInside(root, "src/swap.txt")).rejects.toThrow(/outside|symbolic link/);
+  });
+
+  it("never blocks on a FIFO in a file's place: it is refused as not a regular file", async () => {
+    execFileSync("mkfifo", [join(root, "src", "pipe.py")]);
+    await expect(readTextInside(root, "src/pipe.py")).rejects.toThrow(/src\/pipe\.py is not a regular file/);
+    await expect(writeTextInside(root, "src/pipe.py", "x", "existing")).rejects.toThrow(/not a regular file/);
+    await expect(writeTextInside(root, "src/pipe.py", "x", "any")).rejects.toMatchObject({
+      kind: "invalid_arguments",
+    });
   });
 
   it("reports a missing file with a next step", async () => {

@@ -30,5 +30,5 @@ describe("tasks mirror on a built-in library's history", () => {
       const v = await validateInstance(instance, { runs: 2 });
       expect(v.problems, instance.instance_id).toEqual([]);
     }
-  }, 300_000);
+  });
 });

@@ -2,14 +2,22 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { tsxLoaderPath } from "../../src/tasks/index.js";
 import { makePythonTask } from "../../src/tasks/testing.js";
+import { killTagged, processesTagged } from "../../src/testing/processes.js";
+import { EVENTUALLY, HANG_GUARD_MS } from "../../src/testing/time.js";
 import { readTrajectory } from "../../src/trajectory/index.js";
 
 const MAIN = resolve("src/cli/main.ts");
+/** The run's long command, as it shows on the host: it outlives vitest's hang guard, so only a kill ends it. */
+const SLEEPER = `acilab-interrupt-${process.pid}`;
 const cleanup: string[] = [];
+const children: ChildProcess[] = [];
 afterEach(() => {
+  // A failed test leaves its run going: stop it, and the long command with it.
+  for (const child of children.splice(0)) child.kill("SIGKILL");
+  killTagged(SLEEPER);
   for (const d of cleanup.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
@@ -20,7 +28,7 @@ function startRun(): { child: ChildProcess; out: string; exited: Promise<number 
       "script.full-shell.json": JSON.stringify({
         turns: [
           { tool: "view", input: { path: "calc.py" } },
-          { tool: "shell", input: { command: "sleep 20" } },
+          { tool: "shell", input: { command: `exec -a ${SLEEPER} sleep 600` } },
           { tool: "submit", input: {} },
         ],
       }),
@@ -47,34 +55,36 @@ function startRun(): { child: ChildProcess; out: string; exited: Promise<number 
     ],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
+  children.push(child);
   const exited = new Promise<number | null>((r) => child.once("exit", (c) => r(c)));
   return { child, out, exited };
 }
 
 async function waitForTurns(path: string, n: number): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    if (
-      existsSync(path) &&
-      readFileSync(path, "utf8")
-        .split("\n")
-        .filter((l) => l.includes('"type":"turn"')).length >= n
-    )
-      return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no ${n} turn(s) in ${path} after 20 s`);
+  const turns = () =>
+    existsSync(path)
+      ? readFileSync(path, "utf8")
+          .split("\n")
+          .filter((l) => l.includes('"type":"turn"')).length
+      : 0;
+  await vi.waitFor(() => expect(turns(), `turns in ${path}`).toBeGreaterThanOrEqual(n), {
+    ...EVENTUALLY,
+    timeout: HANG_GUARD_MS,
+  });
 }
 
 describe("an interrupted run", () => {
   it("stops on SIGINT with reason aborted, kills the running command and writes its files", async () => {
     const { child, out, exited } = startRun();
     await waitForTurns(join(out, "trajectory.jsonl"), 1);
-    await new Promise((r) => setTimeout(r, 300)); // let `sleep 20` start
-    const sent = Date.now();
+    // Interrupt while the long command runs, never before it started.
+    await vi.waitFor(() => expect(processesTagged(SLEEPER)).toHaveLength(1), {
+      ...EVENTUALLY,
+      timeout: HANG_GUARD_MS,
+    });
     child.kill("SIGINT");
     expect(await exited).toBe(130);
-    expect(Date.now() - sent).toBeLessThan(10_000);
+    expect(processesTagged(SLEEPER)).toEqual([]);
     const result = JSON.parse(readFileSync(join(out, "result.json"), "utf8"));
     expect(result).toMatchObject({ stop_reason: "aborted", resolved: false });
     const { records } = readTrajectory(join(out, "trajectory.jsonl"));
@@ -86,6 +96,8 @@ describe("an interrupted run", () => {
     await waitForTurns(join(out, "trajectory.jsonl"), 1);
     child.kill("SIGKILL");
     await exited;
+    // The sandbox dies with its parent, and the command with it.
+    await vi.waitFor(() => expect(processesTagged(SLEEPER)).toEqual([]), EVENTUALLY);
     const { records, warnings } = readTrajectory(join(out, "trajectory.jsonl"));
     expect(warnings).toEqual([]);
     expect(records.map((r) => r.type)).toEqual(["run_start", "turn"]);

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BwrapSandbox, probeBwrap } from "../../src/sandbox/bwrap/index.js";
+import { HANG_GUARD_MS } from "../../src/testing/time.js";
 import { createFileTools } from "../../src/tools/file/index.js";
 import { newEditorState, type ToolContext } from "../../src/tools/types.js";
 
@@ -25,14 +26,14 @@ describe.skipIf(!probe.ok)("files the host's tools create in a sandboxed workspa
       sandbox,
       editor: newEditorState(),
       testCommand: undefined,
-      commandTimeoutMs: 10_000,
+      commandTimeoutMs: HANG_GUARD_MS,
     };
     const tools = createFileTools({ lint: false });
     const created = await tools.create_file.execute({ path: "pkg/deep/new.py", content: "x = 1\n" }, ctx);
     expect(created.error).toBeUndefined();
     const r = await sandbox.exec({
       argv: ["bash", "-c", "echo 'y = 2' >> pkg/deep/new.py && touch pkg/deep/other && cat pkg/deep/new.py"],
-      timeoutMs: 10_000,
+      timeoutMs: HANG_GUARD_MS,
     });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe("x = 1\ny = 2\n");

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ChangeTracker } from "../../src/loop/changes.js";
 import { checkoutAt, openTaskSandbox } from "../../src/tasks/index.js";
+import { HANG_GUARD_MS } from "../../src/testing/time.js";
 import { commitAll } from "../../src/workspace/index.js";
 
 /**
@@ -44,7 +45,7 @@ describe("host-side git never trusts the workspace's .git", () => {
           `printf '%s\\n' "$EVIL" >> .git/config && echo '* filter=x' > .gitattributes && echo two >> a.txt`,
         ],
         env: { EVIL: evil },
-        timeoutMs: 10_000,
+        timeoutMs: HANG_GUARD_MS,
       });
       expect(r.exitCode).toBe(0);
       const changed = await new ChangeTracker(checkout.root, gitDir).afterCommand();

@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EVENTUALLY } from "../../testing/time.js";
 import { pngSize } from "../image.js";
 import type { UiElement } from "../types.js";
 import { boxCentre } from "./serialize.js";
@@ -14,6 +15,15 @@ const PAGE = `<!doctype html><html><body style="margin:0;font:18px sans-serif">
 <input id="name" aria-label="Your name" onkeydown="if(event.key==='Enter')document.getElementById('status').textContent='entered '+this.value">
 <div style="height:3000px"></div><button>Far below</button>
 </body></html>`;
+
+/** One pixel's RGB. */
+async function pixel(png: Buffer, x: number, y: number): Promise<number[]> {
+  const { data } = await sharp(png)
+    .extract({ left: Math.round(x), top: Math.round(y), width: 1, height: 1 })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return [...data.subarray(0, 3)];
+}
 
 /** Live processes (state not Z) whose process group is one of `groups`, read from /proc. */
 function liveMembers(groups: number[]): string[] {
@@ -70,45 +80,44 @@ describe.skipIf(!haveX)("X11Environment (Xvfb + matchbox + xdotool)", () => {
     const go = named(cap.elements, "Press me");
     expect(go.role).toBe("button");
     // The button's pixels are on the screenshot where its box says: not the page's white background.
-    const { data } = await sharp(cap.png)
-      .extract({
-        left: Math.round(go.box.x + 3),
-        top: Math.round(go.box.y + go.box.height / 2),
-        width: 1,
-        height: 1,
-      })
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    expect([...data.subarray(0, 3)]).not.toEqual([255, 255, 255]);
+    // The page is in the DOM (its elements are listed) before Chromium has painted it to the X screen,
+    // so look until the paint lands rather than at the first frame only.
+    const at = { x: go.box.x + 3, y: go.box.y + go.box.height / 2 };
+    await expect
+      .poll(async () => pixel((await env.capture("screenshot")).png, at.x, at.y), EVENTUALLY)
+      .not.toEqual([255, 255, 255]);
   });
 
   it("xdotool clicks, types and presses keys into the application", async () => {
     const cap = await env.capture("a11y");
     await env.act({ kind: "click", ...boxCentre(named(cap.elements, "Press me")) });
     await expect
-      .poll(() => env.evaluate<string>("document.getElementById('status').textContent"))
+      .poll(() => env.evaluate<string>("document.getElementById('status').textContent"), EVENTUALLY)
       .toBe("clicked");
     await env.act({ kind: "click", ...boxCentre(named(cap.elements, "Your name")) });
     await env.act({ kind: "type", text: "Grace Hopper" });
     await env.act({ kind: "key", keys: "Enter" });
     await expect
-      .poll(() => env.evaluate<string>("document.getElementById('status').textContent"))
+      .poll(() => env.evaluate<string>("document.getElementById('status').textContent"), EVENTUALLY)
       .toBe("entered Grace Hopper");
   });
 
   it("scrolls with the wheel and draws marks", async () => {
     await env.act({ kind: "scroll", x: 500, y: 300, dx: 0, dy: 600 });
-    await expect.poll(() => env.evaluate<number>("scrollY")).toBeGreaterThanOrEqual(300);
+    await expect.poll(() => env.evaluate<number>("scrollY"), EVENTUALLY).toBeGreaterThanOrEqual(300);
     const som = await env.capture("som");
     expect(pngSize(som.png)).toEqual(screen);
   });
 
   it("runs a plain X program: screenshots work, element observations say why they cannot", async () => {
     await env.reset({ command: ["xcalc"] });
-    const cap = await env.capture("screenshot");
-    const { channels } = await sharp(cap.png).stats();
-    // xcalc's window is on screen: the frame is not one flat colour.
-    expect(channels[0]!.max - channels[0]!.min).toBeGreaterThan(50);
+    // xcalc's window is on screen: the frame is not one flat colour. (reset waits for the first paint,
+    // but only so long: on a busy machine it may land a little later.)
+    const contrast = async () => {
+      const { channels } = await sharp((await env.capture("screenshot")).png).stats();
+      return channels[0]!.max - channels[0]!.min;
+    };
+    await expect.poll(contrast, EVENTUALLY).toBeGreaterThan(50);
     await expect(env.capture("a11y")).rejects.toThrow(/only the built-in Chromium/);
     await env.act({ kind: "click", x: 20, y: 20 });
   });

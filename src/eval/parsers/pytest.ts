@@ -18,31 +18,83 @@ const SUMMARY = /^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (.+)$/;
 /** `-v` progress: `id STATUS`, optionally `(reason)` and the `[ 50%]` counter after it. */
 const VERBOSE = /^(\S.*?::.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)(?: \(.*\))?(?:\s+\[\s*\d+%\])?$/;
 
+/** A section rule pytest draws: `==== PASSES ====`, `=== short test summary info ===`, its final count. */
+const RULE = /^=+ (.+) =+$/;
+
+/** The lines pytest wrote in the two places it reports outcomes, as [from, to) ranges of `lines`. */
+interface Regions {
+  /** From `=== test session starts ===` (or the first line) to the next rule: `-v` lines live here. */
+  progress: [number, number];
+  /** After the last `=== short test summary info ===` up to the next rule or count line, if any. */
+  summary: [number, number] | null;
+}
+
+/** A rule's title (`PASSES`, `2 passed in 0.1s`), or null for any other line. */
+function ruleTitle(line: string): string | null {
+  const first = line.charCodeAt(0);
+  if (first === 61) return RULE.exec(line)?.[1] ?? null; // "=": most lines are not rules; skip the regexes
+  // `-q` prints the final count bare: `3 passed in 0.01s`, `no tests ran in 0.01s`.
+  return (first >= 48 && first <= 57) || first === 110 ? (FINAL.test(line) ? line : null) : null;
+}
+
+function regions(lines: readonly string[]): Regions {
+  const titles = lines.map(ruleTitle);
+  const nextRule = (from: number) => {
+    const i = titles.findIndex((t, j) => j >= from && t !== null);
+    return i < 0 ? lines.length : i;
+  };
+  const start = titles.indexOf("test session starts") + 1; // 0 when pytest printed no header (-q)
+  const header = titles.lastIndexOf("short test summary info");
+  return {
+    progress: [start, nextRule(start)],
+    summary: header < 0 ? null : [header + 1, nextRule(header + 1)],
+  };
+}
+
 /**
  * Parse pytest output run with `-rA` (summary lines) and/or `-v` (status at the end of each line).
  * ANSI colour codes are stripped first. Ids keep their spaces and brackets: `test_x[a b]` stays whole,
  * unlike SWE-bench's parser, which splits at whitespace (see lookup.ts for matching its truncated ids).
- * `SKIPPED [1] file:line: reason` lines name no test, so skips are only seen by id in `-v` output.
+ *
+ * Only lines pytest itself wrote count. Code under test can print anything, and pytest shows what it
+ * printed in its own sections (`PASSES`, `FAILURES`), or the code writes past the capture or after
+ * pytest has finished (a conftest's `pytest_unconfigure`, an atexit hook). So:
+ * - `STATUS id` lines are read in the short test summary — after the last such header, up to the
+ *   final count line — or, when the log has no summary, in the progress section;
+ * - `id STATUS` (`-v`) lines are read in the progress section only, from the session header to the
+ *   first section rule, never override the summary's status for an id (the worse status is kept),
+ *   and, when the summary lists passes (`-rA`/`-rP`, which name every outcome except skips), may only
+ *   add a skip: `SKIPPED [1] file:line: reason` lines name no test, so skips are seen by id only there.
+ * A log holds one pytest session (as SWE-bench's do); with two, only the last summary counts.
  */
 export function parsePytest(log: string): TestStatusMap {
+  const lines = cleanLines(log).map((l) => l.trim());
+  const { progress, summary } = regions(lines);
   const statuses: TestStatusMap = new Map();
-  for (const raw of cleanLines(log)) {
-    const line = raw.trim();
-    const summary = SUMMARY.exec(line);
-    if (summary) {
-      const status = STATUSES[summary[1] as string];
-      const rest = summary[2] as string;
-      if (status === undefined || (status === "SKIPPED" && /^\[\d+\]/.test(rest))) continue;
-      const id = cutId(rest);
-      // `ERROR path.py` is a collection error of a whole file: keep it, lookup maps its tests to it.
-      if (id.includes("::") || /\.py$/.test(id)) record(statuses, id, status);
-      continue;
-    }
+  if (summary) for (let i = summary[0]; i < summary[1]; i++) readSummaryLine(statuses, lines[i] as string);
+  const summaryListsPasses = [...statuses.values()].includes("PASSED");
+  for (let i = progress[0]; i < progress[1]; i++) {
+    const line = lines[i] as string;
+    if (!summary && readSummaryLine(statuses, line)) continue;
     const verbose = line.includes("::") ? VERBOSE.exec(line) : null;
     const status = verbose && STATUSES[verbose[2] as string];
-    if (verbose && status) record(statuses, verbose[1] as string, status);
+    if (!verbose || !status || (summaryListsPasses && status !== "SKIPPED")) continue;
+    record(statuses, verbose[1] as string, status);
   }
   return statuses;
+}
+
+/** Read one `STATUS id [- message]` line into `statuses`; false when the line is not one. */
+function readSummaryLine(statuses: TestStatusMap, line: string): boolean {
+  const summary = SUMMARY.exec(line);
+  if (!summary) return false;
+  const status = STATUSES[summary[1] as string];
+  const rest = summary[2] as string;
+  if (status === undefined || (status === "SKIPPED" && /^\[\d+\]/.test(rest))) return true;
+  const id = cutId(rest);
+  // `ERROR path.py` is a collection error of a whole file: keep it, lookup maps its tests to it.
+  if (id.includes("::") || /\.py$/.test(id)) record(statuses, id, status);
+  return true;
 }
 
 /**

@@ -85,12 +85,16 @@ export function cgroupDir(mount: CgroupMount, ownPath: string): string {
   return rel === "/" ? mount.mountPoint : posix.join(mount.mountPoint, rel);
 }
 
+/** The v1 controllers a sandbox uses: limits (memory, pids, cpu) and the kill (freezer). */
+export const V1_CONTROLLERS = ["memory", "pids", "cpu", "freezer"] as const;
+export type V1Controller = (typeof V1_CONTROLLERS)[number];
+
 /** What this host offers, as directories of this process's own cgroups. */
 export interface CgroupHost {
   /** The unified hierarchy, when mounted: own directory, its controllers and what it hands to children. */
   v2?: { mountPoint: string; dir: string; controllers: string[]; subtreeControl: string[] };
   /** v1 hierarchies by controller: own directory in each. */
-  v1: Partial<Record<"memory" | "pids" | "freezer", string>>;
+  v1: Partial<Record<V1Controller, string>>;
 }
 
 export function resolveCgroupHost(
@@ -98,7 +102,7 @@ export function resolveCgroupHost(
   own: ReturnType<typeof parseProcCgroup>,
 ): CgroupHost {
   const host: CgroupHost = { v1: {} };
-  for (const controller of ["memory", "pids", "freezer"] as const) {
+  for (const controller of V1_CONTROLLERS) {
     const mount = mounts.find((m) => m.version === 1 && m.controllers.includes(controller));
     const path = own.v1[controller];
     if (mount && path !== undefined) host.v1[controller] = cgroupDir(mount, path);

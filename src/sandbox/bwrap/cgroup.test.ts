@@ -1,7 +1,8 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { EVENTUALLY } from "../../testing/time.js";
 import { SandboxCgroup } from "./cgroup.js";
 import {
   type CgroupHost,
@@ -56,6 +57,11 @@ describe("cgroup layout", () => {
   });
 });
 
+/** A host with only cgroup v2, mounted at /sys/fs/cgroup, our process in `dir`. */
+function v2Only(dir: string, controllers: string[], subtreeControl: string[] = []) {
+  return { v1: {}, v2: { mountPoint: "/sys/fs/cgroup", dir, controllers, subtreeControl } };
+}
+
 describe("planCgroup", () => {
   it("v1 (this kind of host): memory and pids below our own cgroups, killed through the v1 freezer", () => {
     const host = resolveCgroupHost(parseMountinfo(HYBRID_MOUNTINFO), parseProcCgroup(HYBRID_CGROUP));
@@ -94,19 +100,7 @@ describe("planCgroup", () => {
   });
 
   it("v2 with memory and pids: one directory with memory.max, pids.max and cgroup.kill", () => {
-    const plan = planCgroup(
-      {
-        v1: {},
-        v2: {
-          mountPoint: "/sys/fs/cgroup",
-          dir: "/sys/fs/cgroup",
-          controllers: ["memory", "pids", "cpu"],
-          subtreeControl: [],
-        },
-      },
-      "9-2",
-      limits,
-    );
+    const plan = planCgroup(v2Only("/sys/fs/cgroup", ["memory", "pids", "cpu"]), "9-2", limits);
     expect(plan.mode).toBe("v2");
     expect(plan.parents.map((p) => [p.path, p.writes[0]?.value])).toEqual([
       ["/sys/fs/cgroup", "+memory +pids"],
@@ -126,20 +120,56 @@ describe("planCgroup", () => {
   });
 
   it("v2 inside a busy cgroup that does not delegate: a sibling under the parent", () => {
-    const plan = planCgroup(
-      {
-        v1: {},
-        v2: {
-          mountPoint: "/sys/fs/cgroup",
-          dir: "/sys/fs/cgroup/user.slice/s.scope",
-          controllers: ["memory", "pids"],
-          subtreeControl: [],
-        },
-      },
-      "9-3",
-      limits,
-    );
+    const plan = planCgroup(v2Only("/sys/fs/cgroup/user.slice/s.scope", ["memory", "pids"]), "9-3", limits);
     expect(plan.dirs[0]!.path).toBe("/sys/fs/cgroup/user.slice/acilab/9-3");
+  });
+
+  it("CPU on v1: its own hierarchy, the period written before the quota", () => {
+    const plan = planCgroup({ v1: { memory: "/m", pids: "/p", cpu: "/c", freezer: "/f" } }, "1-1", {
+      ...limits,
+      cpus: 1.5,
+    });
+    expect(plan.dirs.find((d) => d.path === "/c/acilab/1-1")?.writes).toEqual([
+      { file: "cpu.cfs_period_us", value: "100000" },
+      { file: "cpu.cfs_quota_us", value: "150000" },
+    ]);
+    expect(plan.enforced).toEqual({
+      memory: "v1 memory.limit_in_bytes",
+      pids: "v1 pids.max",
+      cpu: "v1 cpu.cfs_quota_us / cpu.cfs_period_us",
+    });
+    expect(plan.warnings).toEqual([]);
+    // A quota below the kernel's 1 ms minimum is raised to it.
+    const tiny = planCgroup({ v1: { cpu: "/c" } }, "1-2", { ...limits, cpus: 0.001 });
+    expect(tiny.dirs[0]?.writes[1]).toEqual({ file: "cpu.cfs_quota_us", value: "1000" });
+  });
+
+  it("CPU on v2: delegated with memory and pids, limited by cpu.max", () => {
+    const plan = planCgroup(v2Only("/sys/fs/cgroup", ["memory", "pids", "cpu"]), "9-4", {
+      ...limits,
+      cpus: 2,
+    });
+    expect(plan.parents.map((p) => p.writes[0]?.value)).toEqual(["+memory +pids +cpu", "+memory +pids +cpu"]);
+    expect(plan.dirs[0]?.writes.at(-1)).toEqual({ file: "cpu.max", value: "200000 100000" });
+    expect(plan.enforced.cpu).toBe("v2 cpu.max");
+  });
+
+  it("CPU asked for where no cpu controller reaches: memory and pids still, and a warning", () => {
+    const nested = planCgroup(
+      v2Only("/sys/fs/cgroup/job", ["memory", "pids", "cpu"], ["memory", "pids"]),
+      "9-5",
+      { ...limits, cpus: 2 },
+    );
+    expect(nested.mode).toBe("v2");
+    expect(nested.dirs[0]?.writes.map((w) => w.file)).not.toContain("cpu.max");
+    expect(nested.enforced.cpu).toBeUndefined();
+    expect(nested.warnings.join(" ")).toMatch(
+      /cpu controller is not delegated .*CPU is not limited per sandbox/,
+    );
+    const v1 = planCgroup({ v1: { memory: "/m", pids: "/p" } }, "1-3", { ...limits, cpus: 2 });
+    expect(v1.warnings).toEqual([expect.stringMatching(/^no cpu cgroup .*RLIMIT_CPU/)]);
+    // Not asked for: not planned and not warned about.
+    expect(planCgroup({ v1: { memory: "/m", pids: "/p" } }, "1-4", limits).warnings).toEqual([]);
   });
 
   it("no cgroups at all: no plan, and warnings that say what is not limited", () => {
@@ -176,7 +206,7 @@ async function populate(cg: SandboxCgroup): Promise<void> {
   });
   cg.place(child.pid!);
   child.stdin!.end("go\n");
-  for (let i = 0; i < 100 && cg.pids().length < 4; i++) await new Promise((r) => setTimeout(r, 10));
+  await vi.waitFor(() => expect(cg.pids().length).toBeGreaterThanOrEqual(4), EVENTUALLY);
 }
 
 describe.skipIf(!writable)("SandboxCgroup on this host", () => {

@@ -1,8 +1,10 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { posix } from "node:path";
-import { threadId } from "node:worker_threads";
+import { ownerToken } from "../liveness.js";
+import { EMPTY_WAIT_MS, POLL_MS, rmdirWithRetry, signal, sleep, tryRmdir } from "./cgroup-fs.js";
 import { type CgroupHost, probeCgroupHost } from "./cgroup-layout.js";
 import { type CgroupLimits, type CgroupPlan, has, planCgroup, type Write } from "./cgroup-plan.js";
+import { sweepStaleOnce } from "./cgroup-sweep.js";
 import { phase } from "./phases.js";
 
 /**
@@ -11,13 +13,18 @@ import { phase } from "./phases.js";
  * cannot do it; it says why instead.
  */
 
-/** How long teardown waits for the cgroup to empty before it gives up and reports it. */
-const EMPTY_WAIT_MS = 3000;
-const POLL_MS = 2;
-
 let counter = 0;
-let swept = false;
 const live = new Set<string>();
+
+/** CPU accounting of a sandbox's cgroup: how often the CPU limit held it back. */
+export interface CpuStat {
+  /** Scheduling periods in which it ran. */
+  periods: number;
+  /** Periods it used up its quota in and was stopped until the next one. */
+  throttled: number;
+  /** Time spent stopped that way, µs. */
+  throttledUs: number;
+}
 
 /** A created per-sandbox cgroup. */
 export class SandboxCgroup {
@@ -34,14 +41,12 @@ export class SandboxCgroup {
     limits: CgroupLimits,
     host: CgroupHost = probeCgroupHost(),
   ): { cgroup?: SandboxCgroup; warnings: string[] } {
-    // pid first (the stale sweep reads it), then the thread: worker threads share the pid.
-    const id = `${process.pid}-${threadId}-${++counter}`;
+    // The owner's token first: the stale sweep of another process asks it whether we are alive.
+    const id = `${ownerToken()}-${++counter}`;
     const plan = planCgroup(host, id, limits);
     if (plan.mode === "none") return { warnings: plan.warnings };
-    if (!swept) {
-      swept = true;
-      sweepStale(plan);
-    }
+    // In the background: it only removes what provably-dead owners left, never anything of ours.
+    sweepStaleOnce(plan);
     let failure: unknown;
     // Twice: another process may remove the shared parent between our mkdir of it and of our child.
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -109,6 +114,22 @@ export class SandboxCgroup {
   /** Forks the pids limit refused so far. */
   forksRefused(): number {
     return this.counter("pids.events", "max");
+  }
+
+  /** How the CPU limit has held the sandbox back so far; undefined when the plan sets none. */
+  cpuStat(): CpuStat | undefined {
+    const dir = this.plan.dirs.find((d) => d.writes.some((w) => w.file.startsWith("cpu.")));
+    if (!dir) return undefined;
+    let text: string;
+    try {
+      text = readFileSync(posix.join(dir.path, "cpu.stat"), "utf8");
+    } catch {
+      return undefined;
+    }
+    const field = (key: string) => Number(new RegExp(`^${key} (\\d+)$`, "m").exec(text)?.[1] ?? 0);
+    const throttledUs =
+      this.plan.mode === "v2" ? field("throttled_usec") : Math.round(field("throttled_time") / 1000);
+    return { periods: field("nr_periods"), throttled: field("nr_throttled"), throttledUs };
   }
 
   private counter(file: string, key: string): number {
@@ -189,15 +210,16 @@ function applyWrites(dir: string, writes: Write[]): void {
 }
 
 /**
- * Hand memory and pids to a parent's children. Refused (EBUSY) when the parent holds processes; that
- * is fine if it already delegates them — another sandbox, or the host, set it up before us.
+ * Hand controllers (memory, pids, cpu) to a parent's children. Refused (EBUSY) when the parent holds
+ * processes; that is fine if it already delegates them — another sandbox, or the host, set it up.
  */
 function delegate(dir: string, writes: Write[]): void {
   try {
     applyWrites(dir, writes);
   } catch (err) {
+    const wanted = writes.flatMap((w) => w.value.split(/\s+/).map((c) => c.replace(/^\+/, "")));
     const now = readFileSync(posix.join(dir, "cgroup.subtree_control"), "utf8").split(/\s+/);
-    if (!has(now, "memory", "pids")) throw err;
+    if (!has(now, ...wanted.filter(Boolean))) throw err;
   }
 }
 
@@ -221,75 +243,4 @@ async function waitEmpty(pids: () => number[], until: () => boolean): Promise<bo
     for (const pid of left) signal(pid);
     await sleep(POLL_MS);
   }
-}
-
-async function rmdirWithRetry(dir: string): Promise<boolean> {
-  const deadline = Date.now() + EMPTY_WAIT_MS;
-  for (;;) {
-    try {
-      rmdirSync(dir);
-      return true;
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === "ENOENT") return true;
-      if (code !== "EBUSY" || Date.now() > deadline) return false;
-      await sleep(POLL_MS);
-    }
-  }
-}
-
-function tryRmdir(dir: string): void {
-  try {
-    rmdirSync(dir);
-  } catch {
-    // busy (other sandboxes) or gone
-  }
-}
-
-function signal(pid: number): void {
-  try {
-    process.kill(pid, "SIGKILL");
-  } catch {
-    // already gone
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** Cgroups left by an acilab process that died without closing its sandboxes: empty them, remove them. */
-function sweepStale(plan: CgroupPlan): void {
-  for (const d of plan.dirs) {
-    const base = posix.dirname(d.path);
-    let names: string[];
-    try {
-      names = readdirSync(base, { withFileTypes: true })
-        .filter((e) => e.isDirectory())
-        .map((e) => e.name);
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      const owner = Number(name.split("-")[0]);
-      if (!Number.isInteger(owner) || owner === process.pid || alive(owner)) continue;
-      const dir = posix.join(base, name);
-      try {
-        for (const pid of readFileSync(posix.join(dir, "cgroup.procs"), "utf8").split("\n").filter(Boolean))
-          signal(Number(pid));
-      } catch {
-        // unreadable: leave it
-      }
-      tryRmdir(dir);
-    }
-  }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }

@@ -48,6 +48,11 @@ function findSetpriv(): string {
   return setpriv;
 }
 
+/** setpriv's argv that drops root to the sandbox uid and runs what follows it. */
+function dropTo(identity: HostIdentity): string[] {
+  return [findSetpriv(), `--reuid=${identity.uid}`, `--regid=${identity.gid}`, "--clear-groups", "--"];
+}
+
 /** The started process: a ChildProcess, or its stand-in from the spawner. */
 export type LaunchedChild = Pick<
   ChildProcess,
@@ -74,6 +79,11 @@ export interface LaunchOptions {
   join: string[];
   /** bwrap's seccomp filter, read from FD_SECCOMP. */
   seccomp: Buffer;
+  /**
+   * A program run as root after the cgroup join and before the drop to the sandbox uid, which then
+   * execs the rest (setpriv … command): the idmapped workspace of a user's directory (idmap.ts).
+   */
+  asRoot?: string[];
 }
 
 /**
@@ -99,8 +109,10 @@ async function throughSpawner(spawner: Spawner, options: LaunchOptions): Promise
   const { identity } = options;
   const pipes: Record<number, "r" | "w"> = { 0: "r", 1: "w", 2: "w", [FD_STATUS]: "w" };
   if (options.channel) Object.assign(pipes, { 3: "w", 4: "r" });
+  // With a root step, the drop to the sandbox uid happens after it, through setpriv, as in the shell path.
+  const rootStep = options.asRoot !== undefined && identity.switched;
   const child = await spawner.spawn({
-    argv: options.command,
+    argv: rootStep ? [...(options.asRoot ?? []), ...dropTo(identity), ...options.command] : options.command,
     env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" },
     join: options.join,
     // What the sh wrapper's ulimit sets: whole 512-byte blocks and KiB, soft = hard.
@@ -111,8 +123,8 @@ async function throughSpawner(spawner: Spawner, options: LaunchOptions): Promise
       nofile: l.openFiles,
       core: 0,
     },
-    uid: identity.switched ? identity.uid : null,
-    gid: identity.switched ? identity.gid : null,
+    uid: identity.switched && !rootStep ? identity.uid : null,
+    gid: identity.switched && !rootStep ? identity.gid : null,
     pipes,
     seccomp: { fd: FD_SECCOMP, data: options.seccomp },
   });
@@ -154,9 +166,7 @@ async function throughShell(options: LaunchOptions): Promise<Launched> {
     String(l.openFiles),
     String(options.join.length),
     ...options.join,
-    ...(identity.switched
-      ? [findSetpriv(), `--reuid=${identity.uid}`, `--regid=${identity.gid}`, "--clear-groups", "--"]
-      : []),
+    ...(identity.switched ? [...(options.asRoot ?? []), ...dropTo(identity)] : []),
   ];
   const child = spawn("/bin/sh", ["-c", WRAPPER, "sh", ...wrapperArgs, ...options.command], {
     cwd: "/",

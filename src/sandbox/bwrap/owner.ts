@@ -1,4 +1,15 @@
-import { lchownSync, lstatSync, readdirSync, statSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  type Dirent,
+  fchownSync,
+  fstatSync,
+  lchownSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  statSync,
+} from "node:fs";
 import { posix } from "node:path";
 
 /**
@@ -32,25 +43,92 @@ export function sandboxIdentity(requested: { uid?: number; gid?: number } = {}):
 }
 
 /**
- * Make `root` and everything under it owned by `uid:gid`, so the sandbox user can write its own
- * workspace. lchown, never chown: a symlink planted in the workspace must not hand its target over.
- * Returns the number of entries changed. Only entries with another owner are touched, so a second
- * call over an adopted tree costs one lstat per entry.
+ * Levels below the root adoptTree descends. Each level holds one open descriptor while its subtree is
+ * walked; 512 stays well inside the 1,024 a process may have by default, and no source tree comes
+ * close (node_modules nests ~20 deep). Only a program can build deeper — as the sandbox user, whose
+ * entries are its own already — so what lies below is skipped, with a note.
  */
-export function adoptTree(root: string, uid: number, gid: number): number {
+export const MAX_ADOPT_DEPTH = 512;
+
+/** A directory opened for walking: never through a symlink, never blocking on a FIFO swapped in. */
+const OPEN_DIR = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/**
+ * Make `root` and everything under it owned by `uid:gid`, so the sandbox user can write its own
+ * workspace. Returns the number of entries changed. Only entries with another owner are touched, so a
+ * second call over an adopted tree costs one lstat per entry.
+ *
+ * The tree may be a program's work, so it is walked relative to open directories: each entry is
+ * reached as /proc/self/fd/<its directory>/<name>, a short path however deep the tree (a program can
+ * nest past PATH_MAX), directories are opened with O_NOFOLLOW and changed through their descriptor, and
+ * everything else is lchown'd — a symlink planted in the workspace never hands its target over.
+ * `note` hears about what was skipped (a subtree below MAX_ADOPT_DEPTH, an entry that vanished).
+ */
+export function adoptTree(root: string, uid: number, gid: number, note?: (why: string) => void): number {
   let changed = 0;
-  const visit = (path: string, isDir: boolean) => {
-    const st = lstatSync(path);
-    if (st.uid !== uid || st.gid !== gid) {
-      lchownSync(path, uid, gid);
-      changed++;
-    }
-    if (!isDir) return;
-    for (const entry of readdirSync(path, { withFileTypes: true }))
-      visit(posix.join(path, entry.name), entry.isDirectory());
+  const adopt = (fd: number) => {
+    const st = fstatSync(fd);
+    if (st.uid === uid && st.gid === gid) return;
+    fchownSync(fd, uid, gid);
+    changed++;
   };
-  visit(root, true);
+  const rootFd = openSync(root, OPEN_DIR);
+  const stack: Array<{ fd: number; names: Dirent[]; next: number }> = [];
+  try {
+    adopt(rootFd);
+    stack.push({ fd: rootFd, names: list(rootFd), next: 0 });
+    let skipped = 0;
+    for (let top = stack.at(-1); top !== undefined; top = stack.at(-1)) {
+      const entry = top.names[top.next++];
+      if (entry === undefined) {
+        if (top.fd !== rootFd) closeSync(top.fd);
+        stack.pop();
+        continue;
+      }
+      const at = `/proc/self/fd/${top.fd}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (stack.length > MAX_ADOPT_DEPTH) {
+          skipped++;
+          continue;
+        }
+        let fd: number | undefined;
+        try {
+          fd = openSync(at, OPEN_DIR);
+        } catch {
+          // Replaced by a symlink or a file since it was listed: treated as one below, never followed.
+        }
+        if (fd !== undefined) {
+          try {
+            adopt(fd);
+            stack.push({ fd, names: list(fd), next: 0 });
+          } catch (err) {
+            closeSync(fd);
+            throw err;
+          }
+          continue;
+        }
+      }
+      const st = lstatSync(at, { throwIfNoEntry: false });
+      if (!st) note?.(`${entry.name} vanished while the workspace was handed over`);
+      else if (st.uid !== uid || st.gid !== gid) {
+        lchownSync(at, uid, gid);
+        changed++;
+      }
+    }
+    if (skipped > 0)
+      note?.(
+        `${skipped} director${skipped === 1 ? "y" : "ies"} nested deeper than ${MAX_ADOPT_DEPTH} levels in ${root} kept their owner: only a program builds trees that deep, as the sandbox user`,
+      );
+  } finally {
+    for (const { fd } of stack) if (fd !== rootFd) closeSync(fd);
+    closeSync(rootFd);
+  }
   return changed;
+}
+
+/** The entries of an open directory. */
+function list(fd: number): Dirent[] {
+  return readdirSync(`/proc/self/fd/${fd}`, { withFileTypes: true });
 }
 
 /**

@@ -12,11 +12,15 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { processesTagged, startTagged } from "../../testing/processes.js";
+import { HANG_GUARD_MS } from "../../testing/time.js";
 import { probeBwrap } from "./detect.js";
 import { BwrapSandbox } from "./sandbox.js";
 import { openSandbox } from "./select.js";
 
 const probe = await probeBwrap();
+/** Tags the processes these tests expect to be gone (`exec -a`). */
+const MARK = `acilab-bwrap-test-${process.pid}`;
 if (!probe.ok) console.warn(`skipping BwrapSandbox tests: ${probe.reason}`);
 
 describe.skipIf(!probe.ok)("BwrapSandbox", () => {
@@ -40,7 +44,7 @@ describe.skipIf(!probe.ok)("BwrapSandbox", () => {
     try {
       const r = await sandbox.exec({
         argv: ["bash", "-c", "pwd; env; cat /proc/1/environ | tr '\\0' '\\n'"],
-        timeoutMs: 10_000,
+        timeoutMs: HANG_GUARD_MS,
       });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toMatch(/^\/workspace$/m);
@@ -54,9 +58,9 @@ describe.skipIf(!probe.ok)("BwrapSandbox", () => {
   });
 
   it("takes cwd relative to the workspace and refuses one outside it", async () => {
-    const r = await sandbox.exec({ argv: ["python3", "hello.py"], cwd: "src", timeoutMs: 10_000 });
+    const r = await sandbox.exec({ argv: ["python3", "hello.py"], cwd: "src", timeoutMs: HANG_GUARD_MS });
     expect(r.stdout).toBe("hello from /workspace/src\n");
-    await expect(sandbox.exec({ argv: ["true"], cwd: "../..", timeoutMs: 1000 })).rejects.toThrow(
+    await expect(sandbox.exec({ argv: ["true"], cwd: "../..", timeoutMs: HANG_GUARD_MS })).rejects.toThrow(
       /working directory refused/,
     );
   });
@@ -64,7 +68,7 @@ describe.skipIf(!probe.ok)("BwrapSandbox", () => {
   it("writes land in the host workspace, owned by the sandbox user", async () => {
     const r = await sandbox.exec({
       argv: ["bash", "-c", "echo data > out.txt; mkdir -p d/e && touch d/e/f"],
-      timeoutMs: 10_000,
+      timeoutMs: HANG_GUARD_MS,
     });
     expect(r.exitCode).toBe(0);
     expect(readFileSync(join(ws, "out.txt"), "utf8")).toBe("data\n");
@@ -75,7 +79,7 @@ describe.skipIf(!probe.ok)("BwrapSandbox", () => {
     const r = await sandbox.exec({
       argv: ["bash", "-c", "cat; echo err >&2"],
       stdin: "in\n",
-      timeoutMs: 10_000,
+      timeoutMs: HANG_GUARD_MS,
     });
     expect(r.stdout).toBe("in\n");
     expect(r.stderr).toBe("err\n");
@@ -83,31 +87,41 @@ describe.skipIf(!probe.ok)("BwrapSandbox", () => {
   });
 
   it("reports the program's exit status, and a timeout as SIGKILL", async () => {
-    expect((await sandbox.exec({ argv: ["sh", "-c", "exit 3"], timeoutMs: 10_000 })).exitCode).toBe(3);
+    expect((await sandbox.exec({ argv: ["sh", "-c", "exit 3"], timeoutMs: HANG_GUARD_MS })).exitCode).toBe(3);
     // 125 is also the wrapper's own failure status: a program's 125 must still come back as a result.
-    expect((await sandbox.exec({ argv: ["sh", "-c", "exit 125"], timeoutMs: 10_000 })).exitCode).toBe(125);
+    expect((await sandbox.exec({ argv: ["sh", "-c", "exit 125"], timeoutMs: HANG_GUARD_MS })).exitCode).toBe(
+      125,
+    );
     expect(
-      (await sandbox.exec({ argv: ["sh", "-c", "echo 'bwrap: mine' >&2; exit 1"], timeoutMs: 10_000 }))
+      (await sandbox.exec({ argv: ["sh", "-c", "echo 'bwrap: mine' >&2; exit 1"], timeoutMs: HANG_GUARD_MS }))
         .exitCode,
     ).toBe(1);
-    const started = performance.now();
-    const r = await sandbox.exec({ argv: ["sleep", "30"], timeoutMs: 300 });
+    // Outlives vitest's own hang guard: if exec waited for it, the test would fail rather than pass slowly.
+    const r = await sandbox.exec({
+      argv: ["bash", "-c", `exec -a ${MARK}-timeout sleep 600`],
+      timeoutMs: 300,
+    });
     expect(r.timedOut).toBe(true);
     expect(r.exitCode).toBeNull();
     expect(r.signal).toBe("SIGKILL");
-    expect(performance.now() - started).toBeLessThan(5000);
+    expect(processesTagged(`${MARK}-timeout`)).toEqual([]);
   });
 
   it("ends background children when the command finishes", async () => {
-    const r = await sandbox.exec({ argv: ["bash", "-c", "sleep 60 & echo started"], timeoutMs: 10_000 });
+    // Waiting for the sleeper would run into the hang guard and come back timed out.
+    const r = await sandbox.exec({
+      argv: ["bash", "-c", `${startTagged(`${MARK}-background`, "sleep 600")}echo started`],
+      timeoutMs: HANG_GUARD_MS,
+    });
     expect(r.output.trim()).toBe("started");
-    expect(r.durationMs).toBeLessThan(5000);
+    expect(r).toMatchObject({ exitCode: 0, timedOut: false });
+    expect(processesTagged(`${MARK}-background`)).toEqual([]);
   });
 
   it("caps a flood of output like the process backend", async () => {
     const r = await sandbox.exec({
       argv: ["bash", "-c", "yes abcdefghij | head -c 2000000; echo; echo THE-END"],
-      timeoutMs: 20_000,
+      timeoutMs: HANG_GUARD_MS,
       outputLimit: 1000,
     });
     expect(r.output.length).toBeLessThan(1400);
@@ -119,7 +133,7 @@ describe.skipIf(!probe.ok)("BwrapSandbox", () => {
     const received: string[] = [];
     const r = await sandbox.exec({
       argv: ["bash", "-c", 'read -r line <&4; echo "got:$line" >&3; echo printed'],
-      timeoutMs: 10_000,
+      timeoutMs: HANG_GUARD_MS,
       channel: {
         open({ fromProgram, toProgram }) {
           fromProgram.setEncoding("utf8");
@@ -133,7 +147,7 @@ describe.skipIf(!probe.ok)("BwrapSandbox", () => {
     // listdir's own handle is closed again by the time readlink runs, so it drops out.
     const list =
       "import os\nfor fd in os.listdir('/proc/self/fd'):\n  try: print(fd, os.readlink(f'/proc/self/fd/{fd}'))\n  except OSError: pass";
-    const plain = await sandbox.exec({ argv: ["python3", "-c", list], timeoutMs: 10_000 });
+    const plain = await sandbox.exec({ argv: ["python3", "-c", list], timeoutMs: HANG_GUARD_MS });
     const open = plain.stdout
       .trim()
       .split("\n")
@@ -157,7 +171,7 @@ describe.skipIf(!probe.ok)("BwrapSandbox", () => {
     try {
       const r = await withTools.exec({
         argv: ["bash", "-c", `cat ${alias}/tool.txt; echo x > ${alias}/new; echo rc=$?`],
-        timeoutMs: 10_000,
+        timeoutMs: HANG_GUARD_MS,
       });
       expect(r.stdout).toBe("tool\nrc=1\n");
       expect(r.stderr).toMatch(/Read-only file system|Permission denied/);
@@ -170,7 +184,7 @@ describe.skipIf(!probe.ok)("BwrapSandbox", () => {
   });
 
   it("reports a missing program as a result the model can read", async () => {
-    const r = await sandbox.exec({ argv: ["no-such-program"], timeoutMs: 10_000 });
+    const r = await sandbox.exec({ argv: ["no-such-program"], timeoutMs: HANG_GUARD_MS });
     expect(r.exitCode).not.toBe(0);
     expect(r.stderr).toMatch(/no-such-program: No such file or directory/);
   });
@@ -180,7 +194,7 @@ describe.skipIf(!probe.ok)("BwrapSandbox", () => {
     const doomed = new BwrapSandbox({ workspace: gone });
     rmSync(gone, { recursive: true });
     try {
-      await expect(doomed.exec({ argv: ["true"], timeoutMs: 10_000 })).rejects.toThrow(
+      await expect(doomed.exec({ argv: ["true"], timeoutMs: HANG_GUARD_MS })).rejects.toThrow(
         /bwrap could not set up the sandbox/,
       );
     } finally {
@@ -206,6 +220,6 @@ describe.skipIf(!probe.ok)("BwrapSandbox", () => {
     const other = new BwrapSandbox({ workspace: ws });
     await other.close();
     await other.close();
-    await expect(other.exec({ argv: ["true"], timeoutMs: 1000 })).rejects.toThrow(/after close/);
+    await expect(other.exec({ argv: ["true"], timeoutMs: HANG_GUARD_MS })).rejects.toThrow(/after close/);
   });
 });

@@ -1,13 +1,16 @@
 import { realpathSync, statSync } from "node:fs";
-import { isAbsolute, posix, resolve } from "node:path";
+import { posix } from "node:path";
 import { resolveInside } from "../../workspace/index.js";
+import { type ReadOnlyBind, resolveReadOnlyBinds } from "../binds.js";
 import { drain, killGroup, OutputCapture } from "../child.js";
 import { type NetDecision, type NetworkPolicy, SandboxNetwork } from "../net/index.js";
 import { DEFAULT_LIMITS, DEFAULT_OUTPUT_LIMIT, sandboxEnvironment } from "../process.js";
 import type { ExecRequest, ExecResult, ResourceLimits, Sandbox } from "../types.js";
 import { buildBwrapArgs, detectRootLayout, INSIDE_HOME, type RootLayout, WORKSPACE_MOUNT } from "./argv.js";
-import { SandboxCgroup } from "./cgroup.js";
+import { type CpuStat, SandboxCgroup } from "./cgroup.js";
+import type { CgroupPlan } from "./cgroup-plan.js";
 import { prepareEtc } from "./etc.js";
+import { mappingPrefix, type OwnerMapping, ownerMapping } from "./idmap.js";
 import { FD_SECCOMP, FD_STATUS, type Launched, launch, setupFailure } from "./launch.js";
 import { adoptTree, assertReachable, type HostIdentity, sandboxIdentity } from "./owner.js";
 import { phase } from "./phases.js";
@@ -18,18 +21,28 @@ import { defaultSeccompFilter } from "./seccomp.js";
  * tsx; a test suite's peak is usually far below.
  */
 export const DEFAULT_MEMORY_BYTES = 4 * 1024 ** 3;
+/**
+ * CPUs' worth of time per sandbox (cgroup cpu quota): two, so a test runner's parallel workers still
+ * run side by side, while a busy loop or a fork bomb of them cannot take more than two cores of a big
+ * host — SWE-bench's default of 4 workers then fits in 8 cores. On this 2-core VM the quota itself
+ * rarely binds; the sandbox's own cpu cgroup still makes all of its processes one scheduling group
+ * beside the harness (CFS group scheduling), however many a program forks.
+ */
+export const DEFAULT_CPUS = 2;
 export interface BwrapSandboxOptions {
   /** Host directory mounted read-write at /workspace: the only writable host path. */
   workspace: string;
   limits?: Partial<ResourceLimits>;
   /** Extra allowlisted variables (never secrets). */
   env?: Record<string, string>;
-  /** More host paths visible read-only at the same path (e.g. acilab's node_modules/tsx). */
-  readOnlyBinds?: string[];
+  /** Host paths visible read-only (acilab's node_modules for tsx), or parts of the workspace kept read-only. */
+  readOnlyBinds?: readonly ReadOnlyBind[];
   /** cgroup memory limit (default DEFAULT_MEMORY_BYTES). */
   memoryBytes?: number;
   /** cgroup pids limit (default limits.processes). */
   pids?: number;
+  /** cgroup CPU limit in CPUs (default DEFAULT_CPUS; 0.5 = half a core), where a cpu controller exists. */
+  cpus?: number;
   /**
    * "none" (default): the sandbox's own loopback only. `{ allow: ["pypi.org", "*.example.com",
    * "10.0.0.5:3142"] }`: those hosts too, through an HTTP proxy (HTTP_PROXY/HTTPS_PROXY are set);
@@ -45,6 +58,14 @@ export interface BwrapSandboxOptions {
    * the check alone costs an lstat per file.
    */
   adoptWorkspace?: boolean;
+  /**
+   * The workspace is a user's directory that must stay theirs (`acilab sandbox exec --workspace`). As
+   * root, the program then sees it through an idmapped mount that maps the directory's owner to the
+   * sandbox uid (idmap.ts) instead of the directory being handed over: readable and writable inside
+   * whatever its mode, new files owned by its owner, files of other owners out of reach. Throws where
+   * the machine cannot do that. adoptWorkspace is ignored. Default false.
+   */
+  mapWorkspaceOwner?: boolean;
 }
 
 /** An ExecResult plus what the backend wants a person to see: missing cgroups, limits that fired. */
@@ -73,7 +94,7 @@ function warnOnce(message: string): void {
  * The default OS sandbox on Linux: each exec runs in a fresh bubblewrap container over the workspace
  * — minimal read-only root, private /proc, /dev and /tmp, new user/pid/net/ipc/uts/cgroup namespaces,
  * an unprivileged uid with no capabilities, a seccomp filter, the allowlisted environment, rlimits, the
- * sandbox's cgroup (memory, pids) and a wall-clock timeout. Everything an exec starts dies with it:
+ * sandbox's cgroup (memory, pids, cpu) and a wall-clock timeout. Everything an exec starts dies with it:
  * the pid namespace ends when its command does, and the cgroup catches anything else.
  */
 export class BwrapSandbox implements Sandbox {
@@ -87,6 +108,8 @@ export class BwrapSandbox implements Sandbox {
   private readonly limits: ResourceLimits;
   private readonly env: Record<string, string>;
   private readonly readOnly: Array<{ source: string; dest: string }>;
+  /** Set when the workspace is a user's directory shown through an idmapped mount. */
+  private readonly mapping: OwnerMapping | undefined;
   private readonly cgroup: SandboxCgroup | undefined;
   /** Processes allowed at once: the pids cgroup's limit, or RLIMIT_NPROC without one. */
   private readonly pids: number;
@@ -103,20 +126,28 @@ export class BwrapSandbox implements Sandbox {
     this.net = new SandboxNetwork(options.network, this.identity.switched ? this.identity : undefined);
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.env = options.env ?? {};
-    this.readOnly = (options.readOnlyBinds ?? []).map((p) => {
-      if (!isAbsolute(p)) throw new Error(`sandbox: read-only bind ${p} must be an absolute path`);
-      const source = realpathSync(p);
-      assertReachable(source, this.identity, "read-only path");
-      return { source, dest: resolve(p) };
-    });
-    assertReachable(this.workspace, this.identity, "workspace");
-    if (this.identity.switched && options.adoptWorkspace !== false)
+    this.mapping = options.mapWorkspaceOwner ? ownerMapping(this.workspace, this.identity) : undefined;
+    // Parts of a mapped workspace are bound from its mapped view, where they are the program's own.
+    const mapped = this.mapping?.target;
+    this.readOnly = resolveReadOnlyBinds(options.readOnlyBinds ?? [], this.workspace).map((b) =>
+      mapped && b.source.startsWith(`${this.workspace}/`)
+        ? { ...b, source: posix.join(mapped, b.source.slice(this.workspace.length + 1)) }
+        : b,
+    );
+    for (const { source } of this.readOnly)
+      if (!mapped || !source.startsWith(`${mapped}/`))
+        assertReachable(source, this.identity, "read-only path");
+    assertReachable(mapped ?? this.workspace, this.identity, "workspace");
+    if (this.identity.switched && options.adoptWorkspace !== false && !options.mapWorkspaceOwner)
       adoptTree(this.workspace, this.identity.uid, this.identity.gid);
     this.layout = layoutOnce();
     this.pids = options.pids ?? this.limits.processes;
+    const cpus = options.cpus ?? DEFAULT_CPUS;
+    if (!(cpus > 0)) throw new Error(`sandbox: cpus must be a positive number of CPUs, got ${cpus}`);
     const made = SandboxCgroup.create({
       memoryBytes: options.memoryBytes ?? DEFAULT_MEMORY_BYTES,
       pids: this.pids,
+      cpus,
     });
     this.cgroup = made.cgroup;
     this.cgroupMode = made.cgroup?.plan.mode ?? "none";
@@ -138,7 +169,7 @@ export class BwrapSandbox implements Sandbox {
       etcDir: this.layout.etc,
       seccompFd: FD_SECCOMP,
       statusFd: FD_STATUS,
-      workspace: this.workspace,
+      workspace: this.mapping?.target ?? this.workspace,
       readOnly: this.readOnly,
       cwd: posix.join(WORKSPACE_MOUNT, cwd.rel),
       env: sandboxEnvironment(INSIDE_HOME, { ...this.env, ...request.env }),
@@ -155,6 +186,7 @@ export class BwrapSandbox implements Sandbox {
       // The started process joins the cgroup itself before it becomes bwrap: no round trip through here.
       join: this.cgroup?.joinFiles ?? [],
       seccomp: defaultSeccompFilter(this.net.enabled),
+      ...(this.mapping ? { asRoot: mappingPrefix(this.mapping) } : {}),
     });
     const { child, pgid, fd } = run;
     this.running.add(child);
@@ -222,6 +254,16 @@ export class BwrapSandbox implements Sandbox {
     phase("cgroup removed");
     for (const w of left) warnOnce(`bwrap sandbox: ${w}`);
     await this.net.close();
+  }
+
+  /** How the CPU limit has held this sandbox back so far; undefined without a cpu cgroup. */
+  cpuStat(): CpuStat | undefined {
+    return this.cgroup?.cpuStat();
+  }
+
+  /** The limits this sandbox's cgroup sets, each with the files that carry it (`acilab doctor`). */
+  cgroupLimits(): CgroupPlan["enforced"] {
+    return this.cgroup?.plan.enforced ?? {};
   }
 
   /** The network proxy's allow/refuse decisions so far, oldest first (empty for network "none"). */

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
+import { HANG_GUARD_MS } from "../../testing/time.js";
 import { type SpawnedChild, Spawner, type SpawnRequest, useSpawner } from "./spawner.js";
 
 const spawner = Spawner.start();
@@ -113,7 +114,7 @@ describe("without the spawner (no system python3)", () => {
       const received: string[] = [];
       const r = await sandbox.exec({
         argv: ["sh", "-c", 'read -r l <&4; echo "got:$l" >&3; id -u; ulimit -c'],
-        timeoutMs: 10_000,
+        timeoutMs: HANG_GUARD_MS,
         channel: {
           open({ fromProgram, toProgram }) {
             fromProgram.setEncoding("utf8");

@@ -12,6 +12,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HANG_GUARD_MS } from "../../testing/time.js";
 import { probeBwrap } from "../bwrap/detect.js";
 import { BwrapSandbox } from "../bwrap/sandbox.js";
 import { openSandbox } from "../bwrap/select.js";
@@ -34,21 +35,24 @@ let refusedPort: number;
 let tls: { server: HttpServer; port: number } | undefined;
 let sandbox: BwrapSandbox;
 
+/** Socket timeouts inside the sandboxed programs: a hang guard, below the exec's so the program reports it. */
+const PROGRAM_GUARD_S = HANG_GUARD_MS / 2000;
+
 function py(code: string, s: BwrapSandbox = sandbox) {
-  return s.exec({ argv: ["/usr/bin/python3", "-c", code], env: ENV, timeoutMs: 20_000 });
+  return s.exec({ argv: ["/usr/bin/python3", "-c", code], env: ENV, timeoutMs: HANG_GUARD_MS });
 }
 
 /** Python: fetch `url` with urllib (which reads HTTP_PROXY) and print "<status> <body>". */
 const fetchPy = (url: string) => `import urllib.request, urllib.error
 try:
-    r = urllib.request.urlopen("${url}", timeout=10)
+    r = urllib.request.urlopen("${url}", timeout=${PROGRAM_GUARD_S})
     print(r.status, r.read().decode())
 except urllib.error.HTTPError as e:
     print(e.code, e.read().decode())`;
 
 /** Python: CONNECT through the proxy by hand, send "ping", print the status line and the echo. */
 const connectPy = (port: number) => `import os, socket
-s = socket.create_connection(("127.0.0.1", int(os.environ["HTTPS_PROXY"].rsplit(":", 1)[1])), timeout=10)
+s = socket.create_connection(("127.0.0.1", int(os.environ["HTTPS_PROXY"].rsplit(":", 1)[1])), timeout=${PROGRAM_GUARD_S})
 s.sendall(b"CONNECT 127.0.0.1:${port} HTTP/1.1\\r\\nHost: 127.0.0.1:${port}\\r\\n\\r\\n")
 head = b""
 while b"\\r\\n\\r\\n" not in head:
@@ -128,7 +132,7 @@ describe.skipIf(!probe.ok)("network allowlist (bwrap + proxy)", () => {
     if (!tls) ctx.skip();
     const r = await py(`import ssl, urllib.request
 ctx = ssl.create_default_context(cafile="/workspace/ca.pem")
-print(urllib.request.urlopen("https://127.0.0.1:${tls?.port}/pkg", context=ctx, timeout=10).read().decode())`);
+print(urllib.request.urlopen("https://127.0.0.1:${tls?.port}/pkg", context=ctx, timeout=${PROGRAM_GUARD_S}).read().decode())`);
     expect(r.stdout).toBe("tls ok /pkg\n");
     expect(sandbox.networkLog().at(-1)).toMatchObject({ method: "CONNECT", port: tls?.port, allowed: true });
   });
@@ -146,9 +150,9 @@ except OSError as e:
   });
 
   it("keeps the command's exit status, signals, stdin, output and fds 3 and 4", async () => {
-    const code = await sandbox.exec({ argv: ["bash", "-c", "exit 7"], timeoutMs: 10_000 });
+    const code = await sandbox.exec({ argv: ["bash", "-c", "exit 7"], timeoutMs: HANG_GUARD_MS });
     expect(code.exitCode).toBe(7);
-    const killed = await sandbox.exec({ argv: ["bash", "-c", "kill -TERM $$"], timeoutMs: 10_000 });
+    const killed = await sandbox.exec({ argv: ["bash", "-c", "kill -TERM $$"], timeoutMs: HANG_GUARD_MS });
     expect(killed.exitCode).toBe(128 + 15); // what bwrap reports for a signal, as without the relay
     const io = await sandbox.exec({
       argv: [
@@ -157,14 +161,14 @@ except OSError as e:
         'read -r line; echo "got $line"; echo err >&2; sleep 0.1 & wait; yes | head -1; echo $PIPESTATUS',
       ],
       stdin: "hello\n",
-      timeoutMs: 10_000,
+      timeoutMs: HANG_GUARD_MS,
     });
     expect(io.stdout).toBe("got hello\ny\n141\n"); // `yes` died of SIGPIPE: the relay restored it
     expect(io.stderr).toBe("err\n");
     let fromProgram = "";
     const ch = await sandbox.exec({
       argv: ["bash", "-c", 'echo to-host >&3; read -r reply <&4; echo "reply=$reply"'],
-      timeoutMs: 10_000,
+      timeoutMs: HANG_GUARD_MS,
       channel: {
         open({ fromProgram: from, toProgram: to }) {
           from.on("data", (d: Buffer) => {
@@ -176,7 +180,7 @@ except OSError as e:
     });
     expect(ch.stdout).toBe("reply=from-host\n");
     expect(fromProgram).toBe("to-host\n");
-    const missing = await sandbox.exec({ argv: ["no-such-command"], timeoutMs: 10_000 });
+    const missing = await sandbox.exec({ argv: ["no-such-command"], timeoutMs: HANG_GUARD_MS });
     expect(missing.stderr).toBe("bwrap: execvp no-such-command: No such file or directory\n");
   });
 

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { HANG_GUARD_MS } from "../../testing/time.js";
 import { openSandbox } from "../bwrap/select.js";
 import { runscBuild } from "./build.js";
 
@@ -17,7 +18,7 @@ describe.skipIf("error" in build)('openSandbox({backend: "runsc"})', () => {
     try {
       expect(sandbox.backend).toBe("runsc");
       expect(warning).toBeUndefined();
-      const r = await sandbox.exec({ argv: ["cat", "/proc/version"], timeoutMs: 15_000 });
+      const r = await sandbox.exec({ argv: ["cat", "/proc/version"], timeoutMs: HANG_GUARD_MS });
       // gVisor's own kernel answers, not the host's.
       expect(r.stdout).not.toBe(readFileSync("/proc/version", "utf8"));
       expect(r.exitCode).toBe(0);

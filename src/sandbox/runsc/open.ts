@@ -21,5 +21,6 @@ export function openRunsc(options: BwrapSandboxOptions): RunscSandbox {
     ...(options.uid !== undefined ? { uid: options.uid } : {}),
     ...(options.gid !== undefined ? { gid: options.gid } : {}),
     ...(options.adoptWorkspace !== undefined ? { adoptWorkspace: options.adoptWorkspace } : {}),
+    ...(options.mapWorkspaceOwner !== undefined ? { mapWorkspaceOwner: options.mapWorkspaceOwner } : {}),
   });
 }

@@ -1,9 +1,10 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { isAbsolute, posix, resolve } from "node:path";
+import { posix } from "node:path";
 import { promisify } from "node:util";
 import { resolveInside } from "../../workspace/index.js";
+import { type ReadOnlyBind, resolveReadOnlyBinds } from "../binds.js";
 import { detectRootLayout, INSIDE_HOME, type RootLayout, WORKSPACE_MOUNT } from "../bwrap/argv.js";
 import { prepareEtc } from "../bwrap/etc.js";
 import { adoptTree, type HostIdentity, sandboxIdentity } from "../bwrap/owner.js";
@@ -29,13 +30,19 @@ export interface RunscSandboxOptions {
   limits?: Partial<ResourceLimits>;
   /** Extra allowlisted variables (never secrets). */
   env?: Record<string, string>;
-  /** More host paths visible read-only at the same path (e.g. acilab's node_modules). */
-  readOnlyBinds?: string[];
+  /** Host paths visible read-only (acilab's node_modules), or parts of the workspace kept read-only. */
+  readOnlyBinds?: readonly ReadOnlyBind[];
   /** Host uid/gid the program runs as when acilab runs as root (default SANDBOX_UID/GID). */
   uid?: number;
   gid?: number;
   /** Hand the workspace to the sandbox uid when acilab runs as root (default true; see BwrapSandbox). */
   adoptWorkspace?: boolean;
+  /**
+   * The workspace is a user's directory that must stay theirs (see BwrapSandbox). runsc cannot show
+   * it as the sandbox user's own — its file server runs as root, which an idmapped view of the
+   * directory cannot map — so, as root, a directory the sandbox user does not own is refused.
+   */
+  mapWorkspaceOwner?: boolean;
   /** gVisor platform (default: systrap where this runsc has it, else ptrace). */
   platform?: string;
 }
@@ -97,11 +104,9 @@ export class RunscSandbox implements Sandbox {
       : { uid: 0, gid: 0 };
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.env = options.env ?? {};
-    this.readOnly = (options.readOnlyBinds ?? []).map((p) => {
-      if (!isAbsolute(p)) throw new Error(`sandbox: read-only bind ${p} must be an absolute path`);
-      return { source: realpathSync(p), dest: resolve(p) };
-    });
-    if (this.identity.switched && options.adoptWorkspace !== false)
+    this.readOnly = resolveReadOnlyBinds(options.readOnlyBinds ?? [], this.workspace);
+    if (options.mapWorkspaceOwner) refuseUserDirectory(this.workspace, this.identity);
+    else if (this.identity.switched && options.adoptWorkspace !== false)
       adoptTree(this.workspace, this.identity.uid, this.identity.gid);
     this.dir = mkdtempSync(posix.join(tmpdir(), "acilab-runsc-"));
     try {
@@ -253,6 +258,15 @@ export class RunscSandbox implements Sandbox {
     }
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+function refuseUserDirectory(dir: string, identity: HostIdentity): void {
+  if (!identity.switched) return;
+  const st = statSync(dir);
+  if (st.uid === identity.uid && st.gid === identity.gid) return;
+  throw new Error(
+    `sandbox: the runsc backend cannot show ${dir} to the sandbox user (uid ${identity.uid}) as its own: gVisor's file server runs as root, which an idmapped view of the directory cannot map. Use the bwrap backend (the default), run acilab as the directory's owner instead of root, or give the directory to the sandbox user first (chown -R ${identity.uid}:${identity.gid} ${dir})`,
+  );
 }
 
 function safeReaddir(dir: string): string[] {

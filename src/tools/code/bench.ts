@@ -32,6 +32,10 @@ const TIMED: Record<Language, (n: number) => string> = {
     `const ts = [];\nfor (let i = 0; i < ${n}; i++) {\n  const t = performance.now();\n  echo(i);\n  ts.push(Math.round((performance.now() - t) * 1000) / 1000);\n}\nconsole.log(JSON.stringify(ts));`,
 };
 
+/** A program that times `n` calls whose one argument is 8 MB, each refused by the harness's size cap. */
+const OVERSIZED = (n: number) =>
+  `import json, time\nbig = "x" * 8_000_000\nts = []\nfor i in range(${n}):\n    t = time.perf_counter()\n    try:\n        echo(big)\n    except ToolError:\n        pass\n    ts.append(round((time.perf_counter() - t) * 1000, 3))\nprint(json.dumps(ts))`;
+
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 }
@@ -43,14 +47,16 @@ function row(name: string, samples: number[]): CodeBenchRow {
 
 /**
  * Code-action costs on the process sandbox: the per-call overhead of a tool call from inside a
- * program (round trip seen by the program minus the tool's own time; target ≤ 1 ms), and the cost of
- * starting a program that calls nothing (interpreter start + client).
+ * program (round trip seen by the program minus the tool's own time; target ≤ 1 ms), the cost of
+ * starting a program that calls nothing (interpreter start + client), and the round trip of a call
+ * whose request is over MAX_REQUEST_BYTES (refused without being parsed).
  */
 export async function benchCodeActions(
-  options: { calls?: number; starts?: number } = {},
+  options: { calls?: number; starts?: number; oversized?: number } = {},
 ): Promise<CodeBenchRow[]> {
   const calls = options.calls ?? 500;
   const starts = options.starts ?? 10;
+  const oversized = options.oversized ?? 10;
   const root = realpathSync(mkdtempSync(join(tmpdir(), "acilab-bench-code-")));
   const sandbox = new ProcessSandbox({ workspace: root });
   const ctx: ToolContext = {
@@ -79,6 +85,9 @@ export async function benchCodeActions(
       }
       rows.push(row(`code action: empty program (${language})`, startMs));
     }
+    // Issue 9: an 8 MB argument took ~14 s of the harness; now it is dropped as it arrives and refused.
+    const big = await runCode.execute({ language: "python", code: OVERSIZED(oversized) }, ctx);
+    rows.push(row("code action: 8 MB request refused (python)", JSON.parse(big.output) as number[]));
   } finally {
     await sandbox.close();
     rmSync(root, { recursive: true, force: true });

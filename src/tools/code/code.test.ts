@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ProcessSandbox } from "../../sandbox/index.js";
+import { HANG_GUARD_MS, startedBeforeTimeout } from "../../testing/time.js";
 import { ToolRegistry } from "../registry.js";
 import { defineTool, newEditorState, type PermissionHook, type ToolContext } from "../types.js";
 import { CODE_OUTPUT_LIMIT, codeActionTools, createRunCodeTool, type Language } from "./index.js";
@@ -55,7 +56,7 @@ const ctx = (permission?: PermissionHook): ToolContext => ({
   sandbox,
   editor: newEditorState(),
   testCommand: undefined,
-  commandTimeoutMs: 20_000,
+  commandTimeoutMs: HANG_GUARD_MS,
   ...(permission ? { permission } : {}),
 });
 const runCode = createRunCodeTool([add, shout, big]);
@@ -91,7 +92,8 @@ describe("code actions: the round trip", () => {
   it("only what the program prints is observed, however large the tool results", async () => {
     const r = await run("python", 'record = big()\nprint(len(record["log"]), record["total"])');
     expect(r.output).toBe("50000 7");
-    expect(r.calls?.[0]?.output.length).toBe(50_000); // the trajectory still has the whole result
+    // The trajectory keeps head and tail of it (caps.test.ts); the program saw it whole.
+    expect(r.calls?.[0]?.output).toMatch(/^x+ … \[4\d,\d{3} characters cut\] … x+$/);
     const silent = await run("javascript", "big();");
     expect(silent.output).toMatch(/printed nothing/);
   });
@@ -179,11 +181,21 @@ describe("code actions: limits", () => {
   });
 
   it("kills a program that never ends, and says how many calls it made", async () => {
-    const started = performance.now();
-    const r = await run("python", 'add(1, 1)\nprint("looping")\nwhile True:\n    pass', undefined, 1);
-    expect(performance.now() - started).toBeLessThan(5_000);
+    // The loop must have been reached before the kill, or the count proves nothing: a busy machine that
+    // is not there within 1 s gets a longer limit.
+    let limit = 0;
+    const r = await startedBeforeTimeout(
+      1_000,
+      (timeoutMs) => {
+        limit = Math.ceil(timeoutMs / 1000);
+        return run("python", 'add(1, 1)\nprint("looping")\nwhile True:\n    pass', undefined, limit);
+      },
+      (r) => r.output.startsWith("looping\n"),
+    );
     expect(r.error).toBe("timeout");
-    expect(r.output).toMatch(/^looping\n\[the program ran longer than 1 s and was killed/);
+    expect(r.output).toMatch(
+      new RegExp(`^looping\\n\\[the program ran longer than ${limit} s and was killed`),
+    );
     expect(r.output).toContain("1 tool call made, 1 succeeded");
     const js = await run("javascript", "for (;;) {}", undefined, 1);
     expect(js.error).toBe("timeout");

@@ -1,5 +1,11 @@
 export { benchCodeActions } from "./bench.js";
-export { MAX_CALLS_PER_PROGRAM, MAX_REQUEST_CHARS, type ProgramTool, ToolCallServer } from "./rpc.js";
+export {
+  MAX_CALLS_PER_PROGRAM,
+  MAX_PENDING_REQUESTS,
+  MAX_REQUEST_BYTES,
+  type ProgramTool,
+  ToolCallServer,
+} from "./rpc.js";
 export {
   ACTION_FORMATS,
   type ActionFormat,

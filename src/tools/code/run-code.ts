@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { ExecResult } from "../../sandbox/index.js";
 import { ToolRegistry } from "../registry.js";
 import { defineTool, type NestedCall, type ToolDefinition } from "../types.js";
-import { type ProgramTool, ToolCallServer } from "./rpc.js";
+import { MAX_CALLS_PER_PROGRAM, type ProgramTool, ToolCallServer } from "./rpc.js";
 
 /** The two action formats: one tool call per JSON object, or one program per turn. */
 export const ACTION_FORMATS = ["json", "code"] as const;
@@ -52,11 +52,18 @@ function describe(registry: ToolRegistry): string {
 }
 
 /** The observation: what the program printed, then one status line if it did not finish cleanly. */
-export function programObservation(r: ExecResult, timeoutMs: number, calls: readonly NestedCall[]): string {
+export function programObservation(
+  r: ExecResult,
+  timeoutMs: number,
+  calls: readonly NestedCall[],
+  refused = 0,
+): string {
   const body = r.output.replace(/\n$/, "") || "(the program printed nothing; print what you need to see)";
   const ok = calls.filter((c) => c.error === null).length;
   // Side effects of the calls that succeeded stay: say so, so the model does not blindly rerun them.
-  const made = `${calls.length} tool call${calls.length === 1 ? "" : "s"} made, ${ok} succeeded`;
+  let made = `${calls.length} tool call${calls.length === 1 ? "" : "s"} made, ${ok} succeeded`;
+  if (refused > 0)
+    made += `, ${refused} more refused (over the limit of ${MAX_CALLS_PER_PROGRAM} per program)`;
   if (r.timedOut) {
     return `${body}\n[the program ran longer than ${Math.round(timeoutMs / 1000)} s and was killed with everything it started; ${made}]`;
   }
@@ -102,7 +109,7 @@ export function createRunCodeTool(tools: readonly ToolDefinition[]) {
       await server.idle();
       const failed = result.timedOut || result.exitCode !== 0;
       return {
-        output: programObservation(result, timeoutMs, server.calls),
+        output: programObservation(result, timeoutMs, server.calls, server.refused),
         ...(failed ? { error: result.timedOut ? ("timeout" as const) : ("command_failed" as const) } : {}),
         calls: server.calls,
         changedFiles: [...server.changedFiles].sort(),

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ProcessSandbox } from "../../sandbox/index.js";
+import { HANG_GUARD_MS } from "../../testing/time.js";
 import { newEditorState, type ToolContext } from "../types.js";
 import { appendArgs, createShellTool, runTestsTool, SUBMIT_MARKER, shellTool, submitTool } from "./index.js";
 
@@ -15,7 +16,7 @@ beforeEach(() => {
     sandbox: new ProcessSandbox({ workspace: ws }),
     editor: newEditorState(),
     testCommand: ["bash", "-c", 'echo "args:$*"; exit 1', "run_tests"],
-    commandTimeoutMs: 5000,
+    commandTimeoutMs: HANG_GUARD_MS,
   };
 });
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { constants } from "node:fs";
 import { type FileHandle, lchown, lstat, mkdir, readdir, stat, unlink } from "node:fs/promises";
 import { basename, dirname } from "node:path";
-import { openInside, PathError, resolveInside } from "../../workspace/index.js";
+import { openInside, PathError, resolveInside, translateWriteError } from "../../workspace/index.js";
 import { ToolFailure } from "./results.js";
 
 /**
@@ -158,7 +158,7 @@ async function makeDirectory(path: string, shownDir: string, forFile: string): P
     await adoptParentOwner(path);
     return true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw translateWriteError(err, shownDir);
     if ((await lstat(path)).isDirectory()) return false;
     throw new PathError(
       "already_exists",

@@ -160,7 +160,7 @@ describe.skipIf(!existsSync("/usr/bin/flake8"))("the lint worker against real fl
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });
 
 describe("the lint worker where flake8 has no answer", () => {

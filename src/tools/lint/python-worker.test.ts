@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { HANG_GUARD_MS } from "../../testing/time.js";
 import { WorkerTimeoutError } from "./line-worker.js";
 import { clearLintCache, lintFile } from "./lint.js";
 import { createPythonLintWorker, pythonWorkerUnavailable, setPythonWorkerForTesting } from "./python.js";
@@ -64,7 +65,7 @@ describe("the Python lint worker behind lintFile", () => {
   it("falls back to flake8 and says why when the worker cannot start", async () => {
     const { LineWorker } = await import("./line-worker.js");
     setPythonWorkerForTesting(
-      new LineWorker({ command: "/nonexistent/python3", args: [], requestTimeoutMs: 1_000 }),
+      new LineWorker({ command: "/nonexistent/python3", args: [], requestTimeoutMs: HANG_GUARD_MS }),
     );
     const report = await lintFile("m.py", "print(nope)\n");
     expect(report.linter).toBe("flake8");

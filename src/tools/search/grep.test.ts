@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../sandbox/types.js";
+import { HANG_GUARD_MS } from "../../testing/time.js";
 import { newEditorState, type ToolContext } from "../types.js";
 import { createSearchTools, grepTool, MAX_SEARCH_RESULTS } from "./index.js";
 
@@ -24,7 +25,7 @@ function ctx(): ToolContext {
     exec: () => Promise.reject(new Error("search tools must not use the sandbox")),
     close: async () => {},
   };
-  return { root, sandbox, editor: newEditorState(), testCommand: undefined, commandTimeoutMs: 5_000 };
+  return { root, sandbox, editor: newEditorState(), testCommand: undefined, commandTimeoutMs: HANG_GUARD_MS };
 }
 
 beforeEach(() => {

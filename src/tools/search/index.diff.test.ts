@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../sandbox/types.js";
+import { HANG_GUARD_MS } from "../../testing/time.js";
 import { newEditorState, type ToolContext, type ToolResult } from "../types.js";
 import { createSearchTools } from "./index.js";
 import { MAX_STORED_FILE_BYTES } from "./index-limits.js";
@@ -139,7 +140,7 @@ function context(root: string): ToolContext {
     exec: () => Promise.reject(new Error("search tools do not use the sandbox")),
     close: async () => {},
   };
-  return { root, sandbox, editor: newEditorState(), testCommand: undefined, commandTimeoutMs: 5_000 };
+  return { root, sandbox, editor: newEditorState(), testCommand: undefined, commandTimeoutMs: HANG_GUARD_MS };
 }
 
 afterAll(() => releaseAllSearchIndexes());
@@ -157,7 +158,11 @@ describe("the search index", () => {
         // A small cap, so both "too many" and listed answers occur on a small tree.
         const indexed = createSearchTools({ maxResults: 6 }) as unknown as Tools;
         const plain = createSearchTools({ maxResults: 6, index: false }) as unknown as Tools;
-        const ready = await workspaceIndex(base)?.prime({ rgPath: "rg", root: base, timeoutMs: 10_000 });
+        const ready = await workspaceIndex(base)?.prime({
+          rgPath: "rg",
+          root: base,
+          timeoutMs: HANG_GUARD_MS,
+        });
         expect(ready).toBe(true);
         const before = { ...indexStats };
         for (let round = 0; round < 8; round++) {
@@ -180,6 +185,6 @@ describe("the search index", () => {
       } finally {
         rmSync(base, { recursive: true, force: true });
       }
-    }, 180_000);
+    });
   }
 });

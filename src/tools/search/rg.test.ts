@@ -1,8 +1,17 @@
-import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Sandbox } from "../../sandbox/types.js";
+import { EVENTUALLY, HANG_GUARD_MS, startedBeforeTimeout } from "../../testing/time.js";
 import { newEditorState } from "../types.js";
 import { createSearchTools } from "./index.js";
 import { MAX_RG_RECORD_BYTES } from "./limits.js";
@@ -27,7 +36,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 function run(
   rgPath: string,
   onRecord: (path: string, rest: string) => boolean = () => true,
-  timeoutMs = 5_000,
+  timeoutMs = HANG_GUARD_MS,
 ) {
   return runRg({ rgPath, cwd: dir, args: [], shape: "path+rest", timeoutMs, onRecord });
 }
@@ -59,10 +68,17 @@ describe("runRg", () => {
   });
 
   it("kills rg at the timeout", async () => {
-    const started = Date.now();
-    const outcome = await run(fakeRg("sleep 5"), () => true, 200);
+    const pidFile = join(dir, "rg.pid");
+    // Outlives vitest's hang guard: had runRg waited for it, the test would fail rather than pass slowly.
+    const rg = fakeRg(`echo $$ > ${pidFile}; exec sleep 600`);
+    const outcome = await startedBeforeTimeout(
+      200,
+      (timeoutMs) => run(rg, () => true, timeoutMs),
+      () => existsSync(pidFile),
+    );
     expect(outcome.kind).toBe("timeout");
-    expect(Date.now() - started).toBeLessThan(2_000);
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    await vi.waitFor(() => expect(() => process.kill(pid, 0)).toThrow(), EVENTUALLY);
   });
 
   it("reports a missing binary and rg's exit code with stderr", async () => {
@@ -78,7 +94,7 @@ describe("runRg", () => {
       cwd: dir,
       args: [],
       shape: "path",
-      timeoutMs: 5_000,
+      timeoutMs: HANG_GUARD_MS,
       signal: controller.signal,
       onRecord: () => true,
     });

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../sandbox/types.js";
+import { HANG_GUARD_MS } from "../../testing/time.js";
 import { newEditorState, type ToolContext } from "../types.js";
 import { searchDirTool, searchFileTool } from "./index.js";
 
@@ -24,7 +25,7 @@ function ctx(openFile?: string): ToolContext {
     close: async () => {},
   };
   const editor = { ...newEditorState(), openFile };
-  return { root, sandbox, editor, testCommand: undefined, commandTimeoutMs: 5_000 };
+  return { root, sandbox, editor, testCommand: undefined, commandTimeoutMs: HANG_GUARD_MS };
 }
 
 beforeEach(() => {

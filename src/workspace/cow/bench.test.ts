@@ -18,5 +18,5 @@ describe("benchWorkspaces", () => {
     }
     expect(mountedUnder(scratch)).toEqual([]);
     rmSync(scratch, { recursive: true, force: true });
-  }, 60_000);
+  });
 });

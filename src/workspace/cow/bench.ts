@@ -1,19 +1,25 @@
 /**
- * How fast a rollout gets a fresh workspace: overlay checkout, reset and dispose (disk and tmpfs upper
- * layers, mounts made by the python3 helper and by the util-linux binaries) against the usual ways
- * of getting a private copy of a repository — `cp -a`, `git worktree add`, `git clone --shared` — on
- * the same generated git repository, in the same run. A fork+exec of /bin/true is measured too: with
- * the binaries each mount or unmount is one such process start (the syscall itself is ~0.1 ms).
+ * How fast a rollout gets a fresh workspace: overlay checkout, reset and dispose (an ext4 image or a
+ * tmpfs under the layers, mounts made by the workspace helper and by the util-linux binaries) against
+ * an uncapped upper layer in a plain host directory (what checkouts were before they had a size cap)
+ * and the usual ways of getting a private copy of a repository — `cp -a`, `git worktree add`, `git
+ * clone --shared` — on the same generated git repository, in the same run. A fork+exec of /bin/true
+ * is measured too: with the binaries each mount or unmount is one such process start (the syscall
+ * itself is ~0.1 ms). Last, deleting a copy of the repository: the helper's openat walk, GNU rm, Node.
  */
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { promisify } from "node:util";
 import { commitAll, git } from "../git.js";
+import { gitDiffAgainstBase } from "./git-diff.js";
 import type { Mounter } from "./mounters.js";
-import { currentMounter, useMounter } from "./mounts.js";
+import { MOUNT_ENV } from "./mounters.js";
+import { currentMounter, mountOverlay, type OverlayLayers, unmount, useMounter } from "./mounts.js";
+import { deleteTree } from "./remove.js";
 import { prepareSnapshot } from "./snapshot.js";
 import type { Checkout, Snapshot, UpperStorage } from "./types.js";
 
@@ -108,7 +114,9 @@ export async function benchWorkspaces(options: WorkspaceBenchOptions = {}): Prom
         if (!c) throw new Error("checkout did not return");
         const co: Checkout = c;
         label =
-          co.kind === "overlay" ? `overlay (${upper} upper, ${currentMounter()} mounts)` : "copy fallback";
+          co.kind === "overlay"
+            ? `overlay (${co.storage} upper, ${currentMounter()} mounts)`
+            : "copy fallback";
         const stride = Math.max(1, Math.floor(files / EDITED_FILES));
         for (let f = 0; f < Math.min(EDITED_FILES, files); f++)
           writeFileSync(join(co.root, filePath(f * stride)), `edit ${i}\n`);
@@ -128,6 +136,7 @@ export async function benchWorkspaces(options: WorkspaceBenchOptions = {}): Prom
       }
     }
     useMounter("helper");
+    rows.push(...(await benchPlainUpper(from, join(scratch, "plain"), n, files)));
     await from.dispose();
 
     const copies = join(scratch, "copies");
@@ -147,9 +156,83 @@ export async function benchWorkspaces(options: WorkspaceBenchOptions = {}): Prom
     rows.push(row("cp -a", cp ?? []));
     rows.push(row("git worktree add", worktree ?? []));
     rows.push(row("git clone --shared", clone ?? []));
+
+    const [viaHelper, viaRm, viaNode]: number[][] = [[], [], []];
+    for (let i = 0; i < slowN; i++) {
+      const copy = (kind: string) => join(copies, `${kind}-${i}`);
+      for (const kind of ["helper", "rm", "node"]) await run("cp", ["-a", repo, copy(kind)]);
+      viaHelper?.push(await time(() => deleteTree(copy("helper"))));
+      viaRm?.push(
+        await time(() => run("rm", ["-rf", "--one-file-system", "--", copy("rm")], { env: MOUNT_ENV })),
+      );
+      viaNode?.push(await time(() => rm(copy("node"), { recursive: true, force: true })));
+    }
+    rows.push(row(`delete a copy, ${files} files: workspace helper (openat walk)`, viaHelper ?? []));
+    rows.push(row(`delete a copy, ${files} files: rm -rf --one-file-system`, viaRm ?? []));
+    rows.push(row(`delete a copy, ${files} files: Node fs.rm (by path; fails past PATH_MAX)`, viaNode ?? []));
     return rows;
   } finally {
     await snapshot?.dispose();
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * Checkouts as they were before size caps: upper and work directories in a plain directory on the
+ * host disk, deleted with Node's rm. The same mounts (helper) and the same work between checkout and
+ * reset (edits, then a git diff, which stats every file through the overlay), so the difference is
+ * the cap's cost.
+ */
+async function benchPlainUpper(
+  snapshot: Snapshot,
+  dir: string,
+  n: number,
+  files: number,
+): Promise<WorkspaceBenchRow[]> {
+  const lower = snapshot.dir;
+  const base = { objects: join(lower, ".git", "objects"), index: join(lower, ".git", "index") };
+  await mkdir(dir);
+  const [checkout, reset, dispose]: number[][] = [[], [], []];
+  const layersOf = (c: string, g: number): OverlayLayers => ({
+    lower,
+    upper: join(c, "layers", `upper-${g}`),
+    work: join(c, "layers", `work-${g}`),
+  });
+  const fresh = async (c: string, g: number) => {
+    const layers = layersOf(c, g);
+    await Promise.all([mkdir(layers.upper, { recursive: true }), mkdir(layers.work, { recursive: true })]);
+    await mountOverlay(layers, join(c, "root"));
+  };
+  for (let i = 0; i < n; i++) {
+    const c = join(dir, `c${i}`);
+    checkout?.push(
+      await time(async () => {
+        await mkdir(join(c, "root"), { recursive: true });
+        await fresh(c, 1);
+      }),
+    );
+    const stride = Math.max(1, Math.floor(files / EDITED_FILES));
+    for (let f = 0; f < Math.min(EDITED_FILES, files); f++)
+      writeFileSync(join(c, "root", filePath(f * stride)), `edit ${i}\n`);
+    await gitDiffAgainstBase(join(c, "root"), snapshot.base, base);
+    reset?.push(
+      await time(async () => {
+        await unmount(join(c, "root"), { lazy: false });
+        await fresh(c, 2);
+        void rm(join(c, "layers", "upper-1"), { recursive: true, force: true });
+      }),
+    );
+    dispose?.push(
+      await time(async () => {
+        await unmount(join(c, "root"), { lazy: true });
+        await rm(c, { recursive: true, force: true });
+      }),
+    );
+  }
+  const label = "plain host directory upper, no cap (before)";
+  return [
+    row(`${label}: checkout`, checkout ?? []),
+    row(`${label}: reset`, reset ?? []),
+    row(`${label}: dispose`, dispose ?? []),
+  ];
 }

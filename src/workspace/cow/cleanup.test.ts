@@ -3,10 +3,12 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { EVENTUALLY } from "../../testing/time.js";
 import { readMountInfo } from "./mountinfo.js";
-import { liveMounts, sweepStaleWorkspaces } from "./mounts.js";
+import { liveMounts } from "./mounts.js";
 import { prepareSnapshot } from "./snapshot.js";
+import { sweepStaleWorkspaces } from "./sweep.js";
 import { makeScratch, makeSourceTree, mountedUnder, overlayWorksHere } from "./testing.js";
 
 const canOverlay = await overlayWorksHere();
@@ -55,6 +57,19 @@ if (how === "throw") throw new Error("crash before dispose");
   return { signal: result.signal, roots };
 }
 
+/**
+ * Sweep until no `acilab-cow-` directory is left: the dead owner's lock goes with its workspace
+ * helper, which exits when it reads the end of its pipe — a moment after the owner is reaped.
+ */
+async function sweepUntilGone(parent: string): Promise<string[]> {
+  const swept: string[] = [];
+  await vi.waitFor(async () => {
+    swept.push(...(await sweepStaleWorkspaces(parent)));
+    expect(readdirSync(parent).filter((n) => n.startsWith("acilab-cow-"))).toEqual([]);
+  }, EVENTUALLY);
+  return swept;
+}
+
 describe.skipIf(!canOverlay)("no leaked mounts", () => {
   it("dispose detaches a checkout that a process is still using; reset refuses to", async () => {
     const s = await prepareSnapshot(makeSourceTree(scratch), { scratchDir: scratch });
@@ -90,9 +105,10 @@ describe.skipIf(!canOverlay)("no leaked mounts", () => {
     mkdirSync(childScratch);
     const { signal, roots } = runChild("sigkill", childScratch);
     expect(signal).toBe("SIGKILL");
-    // Two overlays, a tmpfs, and the read-only bind of the kept snapshot outside its directory.
-    expect(mountedUnder(childScratch)).toHaveLength(4);
-    const swept = await sweepStaleWorkspaces(childScratch);
+    // Two overlays, the ext4 image and the tmpfs under them, and the read-only bind of the kept
+    // snapshot outside its directory.
+    expect(mountedUnder(childScratch)).toHaveLength(5);
+    const swept = await sweepUntilGone(childScratch);
     expect(swept).toEqual(expect.arrayContaining([...roots, join(childScratch, "kept")]));
     expect(mountedUnder(childScratch)).toEqual([]);
     expect(readdirSync(childScratch).filter((n) => n.startsWith("acilab-cow-"))).toEqual([]);

@@ -1,12 +1,13 @@
 import { execFile } from "node:child_process";
 import { cpSync } from "node:fs";
-import { mkdir, rename, rm } from "node:fs/promises";
+import { mkdir, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { diffTrees, type WorkspaceDiff } from "./diff.js";
-import { gitDiffAgainstBase } from "./git-diff.js";
+import { patchOf } from "./git-diff.js";
 import { removeTree } from "./mounts.js";
-import type { Checkout, CheckoutContext } from "./types.js";
+import { deleteTree } from "./remove.js";
+import type { Checkout, CheckoutContext, WorkspacePatch } from "./types.js";
 
 const run = promisify(execFile);
 
@@ -30,11 +31,15 @@ export async function copyTree(src: string, dest: string): Promise<void> {
 
 /**
  * The fallback where overlayfs cannot be mounted: a full copy of the snapshot. Same contract, but
- * checkout and reset cost a copy of the repository, and diff compares the whole tree.
+ * checkout and reset cost a copy of the repository, and diff compares the whole tree. It has no size
+ * cap: where nothing can be mounted, no filesystem of its own can hold it (RLIMIT_FSIZE still bounds
+ * each file a sandboxed program writes).
  */
 export class CopyCheckout implements Checkout {
   readonly kind = "copy";
   readonly layers = undefined;
+  readonly storage = "copy";
+  readonly capBytes = undefined;
   readonly root: string;
   private generation = 0;
   private disposing: Promise<void> | undefined;
@@ -71,7 +76,7 @@ export class CopyCheckout implements Checkout {
     const trash = join(this.ctx.dir, `trash-${++this.generation}`);
     await rename(this.root, trash);
     await mkdir(this.root);
-    await Promise.all([copyTree(this.ctx.lower, this.root), rm(trash, { recursive: true, force: true })]);
+    await Promise.all([copyTree(this.ctx.lower, this.root), deleteTree(trash)]);
   }
 
   async diff(): Promise<WorkspaceDiff> {
@@ -79,12 +84,16 @@ export class CopyCheckout implements Checkout {
     return diffTrees(this.ctx.lower, this.root);
   }
 
-  async gitDiff(): Promise<string> {
-    this.assertLive("gitDiff");
-    return gitDiffAgainstBase(this.root, this.base, {
+  async patch(): Promise<WorkspacePatch> {
+    const changes = await this.diff();
+    return patchOf(changes, this.root, this.base, {
       objects: join(this.ctx.lower, ".git", "objects"),
       index: this.ctx.baseIndex,
     });
+  }
+
+  async gitDiff(): Promise<string> {
+    return (await this.patch()).diff;
   }
 
   dispose(): Promise<void> {

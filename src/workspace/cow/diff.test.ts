@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import {
   chmodSync,
+  existsSync,
   lstatSync,
   mkdirSync,
   readdirSync,
@@ -14,9 +15,11 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describeUncarried, MAX_PATCH_DEPTH } from "./diff.js";
 import { prepareSnapshot } from "./snapshot.js";
 import {
   FIXTURE_FILES,
+  makeDeepTree,
   makeScratch,
   makeSourceTree,
   mountedUnder,
@@ -81,6 +84,7 @@ const EXPECTED = {
     "src/pkg/a.py",
     "src/pkg/b.py",
   ],
+  uncarried: [],
 };
 
 describe.each([
@@ -98,7 +102,7 @@ describe.each([
   it.skipIf(skip)("is empty for an untouched checkout, and lists every kind of change", async () => {
     const c = await checkout();
     expect(c.kind).toBe(kind);
-    expect(await c.diff()).toEqual({ added: [], modified: [], deleted: [] });
+    expect(await c.diff()).toEqual({ added: [], modified: [], deleted: [], uncarried: [] });
     editEverything(c.root);
     expect(await c.diff()).toEqual(EXPECTED);
     expect(treeFingerprint(snapshot.dir)).toBe(pristine);
@@ -121,6 +125,64 @@ describe.each([
   });
 });
 
+/** What an agent can make that no git patch carries: FIFOs, a socket, trees too deep for git. */
+function makeUncarriable(root: string): void {
+  rmSync(join(root, "src/util.py"));
+  execFileSync("mkfifo", [join(root, "src/util.py"), join(root, "new.fifo")]); // a tracked file, and a new one
+  execFileSync("python3", [
+    "-c",
+    "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])",
+    join(root, "sock"),
+  ]);
+  makeDeepTree(root, "deep", 80); // 80 levels of 61 bytes: a path over PATH_MAX
+  makeDeepTree(root, "nested", MAX_PATCH_DEPTH + 10, "n"); // short names, too many levels
+}
+
+describe.each([
+  { mode: "auto" as const, skip: !canOverlay },
+  { mode: "copy" as const, skip: false },
+])("what a patch cannot carry ($mode)", ({ mode, skip }) => {
+  it.skipIf(skip)("is listed apart, left out of the patch, and removed with the checkout", async () => {
+    const c =
+      mode === "auto"
+        ? await snapshot.checkout()
+        : await prepareSnapshot(snapshot.dir, { prepared: true, mode, scratchDir: scratch }).then((s) => {
+            copySnapshots.push(s);
+            return s.checkout();
+          });
+    writeFileSync(join(c.root, "src/app.py"), "print('changed')\n");
+    makeUncarriable(c.root);
+    const d = await c.diff();
+    expect({ added: d.added, modified: d.modified, deleted: d.deleted }).toEqual({
+      added: [],
+      modified: ["src/app.py"],
+      deleted: [],
+    });
+    const [deep, nested, fifo, sock, util] = d.uncarried;
+    expect(d.uncarried).toHaveLength(5);
+    expect(deep && describeUncarried(deep)).toMatch(
+      /^too deep for a patch: deep\/d{60}\/.{50,}… \(a path over 4095 bytes\)$/,
+    );
+    expect(Buffer.byteLength(deep?.path ?? "")).toBeGreaterThan(4095);
+    expect(nested).toMatchObject({
+      why: "too deep for a patch",
+      detail: `nested over ${MAX_PATCH_DEPTH} levels`,
+    });
+    expect(nested?.path.split("/")).toHaveLength(MAX_PATCH_DEPTH + 1);
+    expect([fifo, sock, util].map((u) => u && describeUncarried(u))).toEqual([
+      "not a regular file: new.fifo (a FIFO)",
+      "not a regular file: sock (a socket)",
+      "not a regular file: src/util.py (a FIFO)",
+    ]);
+    const patch = await c.patch();
+    expect(patch.uncarried).toEqual(d.uncarried);
+    expect(patch.diff).toContain("+print('changed')");
+    expect(patch.diff).not.toMatch(/util\.py|new\.fifo|sock|deep|nested/);
+    await c.dispose();
+    expect(existsSync(c.root)).toBe(false);
+  });
+});
+
 describe.skipIf(!canOverlay)("overlay specifics", () => {
   it("records deletions as whiteouts and keeps git's own writes in the upper layer", async () => {
     const c = await snapshot.checkout();
@@ -140,7 +202,7 @@ describe.skipIf(!canOverlay)("overlay specifics", () => {
     git("commit", "-qm", "agent commit");
     expect(readdirSync(join(upper, ".git"))).toContain("index");
     expect(git("log", "--format=%s")).toBe("agent commit\nacilab snapshot: base\n");
-    expect(await c.diff()).toEqual({ added: [], modified: [], deleted: ["docs/guide.md"] });
+    expect(await c.diff()).toEqual({ added: [], modified: [], deleted: ["docs/guide.md"], uncarried: [] });
     expect(await c.gitDiff()).toContain("deleted file mode 100644");
     expect(treeFingerprint(snapshot.dir)).toBe(pristine);
     expect(readFileSync(join(snapshot.dir, "docs/guide.md"), "utf8")).toBe("Read the code.\n");

@@ -1,7 +1,9 @@
-import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { git } from "../git.js";
+import type { WorkspaceDiff } from "./diff.js";
+import type { WorkspacePatch } from "./types.js";
 
 /**
  * The checkout's changes against its snapshot's base commit as a git diff (new files included,
@@ -13,11 +15,16 @@ import { git } from "../git.js";
  *
  * `snapshot.index` (the snapshot's `.git/index`, which matches the base commit) seeds the scratch
  * index, so git re-hashes only the files whose stat data changed instead of the whole tree.
+ *
+ * `exclude`: paths git must leave as they are in the base — what a patch cannot carry (a FIFO in
+ * place of a tracked file makes `git add` fail outright). They reach git through a pathspec file,
+ * as literal paths, however many and however long.
  */
 export async function gitDiffAgainstBase(
   root: string,
   base: string,
   snapshot: { objects: string; index: string | undefined },
+  exclude: readonly string[] = [],
 ): Promise<string> {
   const scratch = await mkdtemp(join(tmpdir(), "acilab-gitdiff-"));
   const env = {
@@ -33,9 +40,31 @@ export async function gitDiffAgainstBase(
     await mkdir(env.GIT_OBJECT_DIRECTORY);
     if (snapshot.index === undefined) await git(root, ["read-tree", base], { env });
     else await copyFile(snapshot.index, env.GIT_INDEX_FILE);
-    await git(root, ["add", "-A"], { env });
+    const add = ["add", "-A"];
+    if (exclude.length > 0) {
+      const pathspecs = join(scratch, "pathspecs");
+      await writeFile(pathspecs, [".", ...exclude.map((p) => `:(exclude,literal)${p}`)].join("\0"));
+      add.push(`--pathspec-from-file=${pathspecs}`, "--pathspec-file-nul");
+    }
+    await git(root, add, { env });
     return await git(root, ["diff", "--cached", "--binary", "--no-ext-diff", "--no-textconv", base], { env });
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** A checkout's patch: its structured diff says what git must leave out, git says the rest. */
+export async function patchOf(
+  diff: WorkspaceDiff,
+  root: string,
+  base: string,
+  snapshot: { objects: string; index: string | undefined },
+): Promise<WorkspacePatch> {
+  const patch = await gitDiffAgainstBase(
+    root,
+    base,
+    snapshot,
+    diff.uncarried.map((u) => u.path),
+  );
+  return { diff: patch, uncarried: diff.uncarried };
 }

@@ -1,24 +1,35 @@
 /**
  * Every mount this package makes goes through here, so that nothing outlives the process: each
  * mount is recorded until it is unmounted, and an exit handler lazily unmounts whatever is left and
- * removes the directories we created. A process killed with SIGKILL cannot run that handler, so the
- * directories carry the owner's pid and `sweepStaleWorkspaces` clears those of dead owners. The
- * syscalls themselves are made by a Mounter (mounters.ts): a small python3 helper, or the util-linux
- * binaries.
+ * removes the directories we created. A process killed with SIGKILL cannot run that handler, so its
+ * directories carry a lock it holds for its life, and `sweepStaleWorkspaces` (sweep.ts) clears those
+ * whose lock is free. The syscalls themselves are made by a Mounter (mounters.ts): the workspace
+ * helper, or the util-linux binaries.
  */
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { isWithin } from "../paths.js";
-import { BinaryMounter, HelperMounter, MOUNT_ENV, MountCallError, type Mounter } from "./mounters.js";
+import { sharedHelper } from "./helper.js";
+import {
+  BinaryMounter,
+  HelperMounter,
+  MOUNT_ENV,
+  MountCallError,
+  type Mounter,
+  type OverlayLayers,
+} from "./mounters.js";
 import { mountsUnder, readMountInfo } from "./mountinfo.js";
+import { deleteTree, deleteTreeSync } from "./remove.js";
 
-/** Directories we create start with this and the owner's pid, so a later process can tell whose they are. */
+export type { OverlayLayers } from "./mounters.js";
+
+/** Directories we create start with this and the owner's pid (for people: ownership is the lock's). */
 export const HOME_PREFIX = "acilab-cow-";
 /** In such a directory: mount points outside it that it made (one a line), for the sweep to undo. */
 export const EXTERNAL_MOUNTS_FILE = "external-mounts";
+/** In such a directory: directories outside it that are its own (one a line), for the sweep to remove. */
+export const EXTERNAL_DIRS_FILE = "external-dirs";
+/** In such a directory: the file whose flock the owner holds while it lives (locks.ts). */
+export const OWNER_LOCK_FILE = "owner.lock";
 
 export class MountError extends Error {
   constructor(
@@ -30,7 +41,7 @@ export class MountError extends Error {
   }
 }
 
-type MountKind = "overlay" | "tmpfs" | "bind";
+type MountKind = "overlay" | "tmpfs" | "ext4" | "bind";
 /** Live mounts in the order they were made; unmounting goes in reverse. */
 const live = new Map<string, MountKind>();
 /** Directories to remove at exit (after the unmounts). */
@@ -44,8 +55,7 @@ function installExitHandler(): void {
 }
 
 const binary = new BinaryMounter();
-/** undefined: not started yet; null: no system python3. */
-let helper: HelperMounter | null | undefined;
+let helper: HelperMounter | undefined;
 let preferred: Mounter["name"] = "helper";
 
 /** Choose how mounts are made from now on ("helper" is the default; the bench compares both). */
@@ -60,8 +70,10 @@ export function currentMounter(): Mounter["name"] {
 
 function pick(): Mounter {
   if (preferred === "binary") return binary;
-  if (helper === undefined) helper = HelperMounter.start() ?? null;
-  return helper?.alive ? helper : binary;
+  const shared = sharedHelper();
+  if (!shared) return binary;
+  helper ??= new HelperMounter(shared);
+  return helper;
 }
 
 /**
@@ -82,15 +94,6 @@ async function call(what: string, target: string, fn: (m: Mounter) => Promise<vo
   }
 }
 
-export interface OverlayLayers {
-  lower: string;
-  upper: string;
-  work: string;
-}
-
-/** Characters that would split or escape an option in `-o lowerdir=…,upperdir=…`. */
-const UNSAFE_OPTION_CHARS = /[,:\\\s]/;
-
 /**
  * Every mount is `nosuid,nodev` (the mounters add them): a sandbox must not gain privileges or reach
  * devices through its workspace.
@@ -110,26 +113,22 @@ const OVERLAY_OPTIONS = "index=off,redirect_dir=off,metacopy=off";
 const VOLATILE = "volatile";
 let volatileRejected = false;
 
+/**
+ * The layers are passed as descriptors (mounters.ts), so no path of ours is in the mount's options:
+ * a sandbox that reads /proc/self/mountinfo learns nothing about the host, and a path with a comma or
+ * colon in it cannot split the options.
+ */
 export async function mountOverlay(layers: OverlayLayers, target: string): Promise<void> {
-  for (const path of [layers.lower, layers.upper, layers.work]) {
-    if (UNSAFE_OPTION_CHARS.test(path))
-      throw new MountError(
-        target,
-        `cannot use ${JSON.stringify(path)} in overlay options: it contains a comma, colon, backslash or ` +
-          "space; move the snapshot or its scratch directory to a plainer path",
-      );
-  }
-  const base = `lowerdir=${layers.lower},upperdir=${layers.upper},workdir=${layers.work},${OVERLAY_OPTIONS}`;
   const overlay = (options: string) =>
-    call(`mounting an overlay at ${target}`, target, (m) => m.mount("overlay", target, options));
+    call(`mounting an overlay at ${target}`, target, (m) => m.mountOverlay(layers, target, options));
   installExitHandler();
   if (volatileRejected) {
-    await overlay(base);
+    await overlay(OVERLAY_OPTIONS);
   } else {
     try {
-      await overlay(`${base},${VOLATILE}`);
+      await overlay(`${OVERLAY_OPTIONS},${VOLATILE}`);
     } catch {
-      await overlay(base); // when this fails too, its error is the real problem
+      await overlay(OVERLAY_OPTIONS); // when this fails too, its error is the real problem
       volatileRejected = true;
     }
   }
@@ -140,9 +139,34 @@ export async function mountOverlay(layers: OverlayLayers, target: string): Promi
 export async function mountTmpfs(target: string, sizeBytes: number): Promise<void> {
   installExitHandler();
   await call(`mounting a tmpfs at ${target}`, target, (m) =>
-    m.mount("tmpfs", target, `size=${sizeBytes},mode=0755`),
+    m.mountTmpfs(target, `size=${sizeBytes},mode=0755`),
   );
   live.set(target, "tmpfs");
+}
+
+/**
+ * `noinit_itable`: the kernel would otherwise zero the inode tables in the background after mount,
+ * writing them out to the image on the host disk; they are never read before being written.
+ */
+const IMAGE_OPTIONS = "noinit_itable";
+
+/**
+ * A new sparse ext4 image of `sizeBytes` at `image`, loop-mounted at `target`: a disk-backed
+ * directory that cannot grow past its size (writes beyond it get ENOSPC). The image is the caller's to
+ * delete after unmounting; the loop device goes away by itself with the last unmount. `template`: see
+ * Mounter.mountImage.
+ */
+export async function mountImage(
+  image: string,
+  sizeBytes: number,
+  target: string,
+  template?: string,
+): Promise<void> {
+  installExitHandler();
+  await call(`mounting an ext4 image at ${target}`, target, (m) =>
+    m.mountImage(image, sizeBytes, target, IMAGE_OPTIONS, template),
+  );
+  live.set(target, "ext4");
 }
 
 /** Bind `dir` onto itself read-only: even root cannot change it until it is unmounted. */
@@ -191,10 +215,23 @@ export async function detachTree(target: string): Promise<void> {
   for (const t of [...live.keys()]) if (isWithin(target, t)) live.delete(t);
 }
 
-/** Remove a directory tree, unmounting anything mounted inside it first so rm never walks into a mount. */
+/** Detach a mount a dead process left (not ours: not recorded); false when it is already gone. */
+export async function unmountStale(target: string): Promise<boolean> {
+  try {
+    await pick().unmount(target, true);
+    return true;
+  } catch {
+    return false; // another process swept it first
+  }
+}
+
+/**
+ * Remove a directory tree, unmounting anything mounted inside it first; the deletion itself never
+ * crosses into a mount, follows a link or minds depth (remove.ts).
+ */
 export async function removeTree(dir: string): Promise<void> {
   for (const m of mountsUnder(dir)) await unmount(m.target, { lazy: true });
-  await rm(dir, { recursive: true, force: true });
+  await deleteTree(dir);
   ownedDirs.delete(dir);
 }
 
@@ -215,7 +252,7 @@ export function cleanupSync(): void {
   }
   for (const dir of ownedDirs) {
     try {
-      if (mountsUnder(dir).length === 0) rmSync(dir, { recursive: true, force: true });
+      if (mountsUnder(dir).length === 0) deleteTreeSync(dir);
     } catch {
       // best effort at exit
     }
@@ -226,61 +263,4 @@ export function cleanupSync(): void {
 /** Mount points this process currently holds (for tests and `acilab doctor`). */
 export function liveMounts(): string[] {
   return [...live.keys()];
-}
-
-const HOME_NAME = new RegExp(`^${HOME_PREFIX}(\\d+)-`);
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/**
- * Clear what killed processes left in `parent`: each of its `acilab-cow-<pid>-…` directories whose
- * owner is no longer running loses its mounts (those inside it, then those it recorded outside it)
- * and is removed. Other directories, and live owners' ones, are never touched. Returns the mount
- * points it detached.
- */
-export async function sweepStaleWorkspaces(parent: string = tmpdir()): Promise<string[]> {
-  let names: string[];
-  try {
-    parent = realpathSync(parent);
-    names = readdirSync(parent);
-  } catch {
-    return [];
-  }
-  const swept: string[] = [];
-  const detach = async (target: string) => {
-    try {
-      await pick().unmount(target, true);
-      swept.push(target);
-    } catch {
-      // already gone (another process swept first)
-    }
-  };
-  for (const name of names) {
-    const pid = Number(HOME_NAME.exec(name)?.[1] ?? Number.NaN);
-    if (Number.isNaN(pid) || pid === process.pid || isAlive(pid)) continue;
-    const dir = join(parent, name);
-    for (const m of mountsUnder(dir)) await detach(m.target);
-    const mounted = new Set(readMountInfo().map((m) => m.target));
-    for (const target of readLines(join(dir, EXTERNAL_MOUNTS_FILE)))
-      if (mounted.has(target)) await detach(target);
-    if (mountsUnder(dir).length === 0) await rm(dir, { recursive: true, force: true });
-  }
-  return swept;
-}
-
-function readLines(file: string): string[] {
-  try {
-    return readFileSync(file, "utf8")
-      .split("\n")
-      .filter((l) => l !== "");
-  } catch {
-    return [];
-  }
 }

@@ -1,15 +1,17 @@
-import { chmod, chown, mkdir, rm, rmdir, stat } from "node:fs/promises";
+import { chmod, chown, mkdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { diffOverlay, type WorkspaceDiff } from "./diff.js";
-import { gitDiffAgainstBase } from "./git-diff.js";
-import { detachTree, mountOverlay, mountTmpfs, type OverlayLayers, removeTree, unmount } from "./mounts.js";
-import type { Checkout, CheckoutContext, UpperStorage } from "./types.js";
+import { patchOf } from "./git-diff.js";
+import { mountOverlay, type OverlayLayers, removeTree, unmount } from "./mounts.js";
+import { deleteTree } from "./remove.js";
+import { dropCheckoutFs, mountCheckoutFs } from "./storage.js";
+import type { Checkout, CheckoutContext, CheckoutStorage, UpperStorage, WorkspacePatch } from "./types.js";
 
 /**
  * An overlayfs mount: `root` is the merged view, the lower layer is the snapshot, and this checkout's
- * writes land in its own upper directory. Reset unmounts, starts a new empty upper layer and mounts
- * again; on disk the old one is deleted in the background, so reset costs an unmount and a mount
- * whatever changed.
+ * writes land in its own upper directory, inside a filesystem of the checkout's own whose size is its
+ * cap (storage.ts). Reset unmounts, starts a new empty upper layer and mounts again, so it costs an
+ * unmount and a mount whatever changed; dispose detaches the checkout's filesystem whole.
  */
 export class OverlayCheckout implements Checkout {
   readonly kind = "overlay";
@@ -18,35 +20,33 @@ export class OverlayCheckout implements Checkout {
   private readonly layersDir: string;
   private generation = 0;
   private current: OverlayLayers | undefined;
-  private readonly trash = new Set<Promise<void>>();
   private disposing: Promise<void> | undefined;
 
   private constructor(
     private readonly ctx: CheckoutContext,
-    private readonly upper: UpperStorage,
+    readonly storage: CheckoutStorage,
+    readonly capBytes: number,
   ) {
     this.root = join(ctx.dir, "root");
     this.layersDir = join(ctx.dir, "layers");
   }
 
-  static async create(
-    ctx: CheckoutContext,
-    upper: UpperStorage,
-    tmpfsBytes: number,
-  ): Promise<OverlayCheckout> {
-    const checkout = new OverlayCheckout(ctx, upper);
+  static async create(ctx: CheckoutContext, upper: UpperStorage, bytes: number): Promise<OverlayCheckout> {
+    let storage: CheckoutStorage | undefined;
     try {
-      // A tmpfs upper is mounted over the whole checkout directory, so the merged root's mount point
-      // and the layers are made and removed in memory: on the host disk (ext4 with discard here) each
-      // mkdir/rmdir pair cost ~1 ms and an rm -rf of the layers ~30 ms, measured.
-      if (upper === "tmpfs") await mountTmpfs(ctx.dir, tmpfsBytes);
+      // The merged root's mount point and the layers live in the checkout's filesystem, so they are
+      // made and removed there: on the host disk (ext4 with discard here) each mkdir/rmdir pair cost
+      // ~1 ms and an rm -rf of the layers ~30 ms, measured.
+      storage = await mountCheckoutFs(ctx.dir, upper, bytes);
+      const checkout = new OverlayCheckout(ctx, storage, bytes);
       await Promise.all([mkdir(checkout.root), mkdir(checkout.layersDir)]);
       await checkout.mountFresh();
+      return checkout;
     } catch (err) {
-      await removeTree(ctx.dir).catch(() => undefined);
+      if (storage) await dropCheckoutFs(ctx.dir).catch(() => undefined);
+      else await removeTree(ctx.dir).catch(() => undefined);
       throw err;
     }
-    return checkout;
   }
 
   get id(): string {
@@ -83,13 +83,12 @@ export class OverlayCheckout implements Checkout {
     const old = this.current;
     await unmount(this.root, { lazy: false });
     this.current = undefined;
-    if (old && this.upper === "tmpfs") await removeLayers(old); // frees the tmpfs's capacity now
+    if (old && this.storage === "tmpfs") await removeLayers(old); // frees the tmpfs's capacity now
     await this.mountFresh();
-    if (old && this.upper === "disk") {
-      // On disk a big upper layer takes a while to delete: do it in the background (dispose waits).
-      const removal = removeLayers(old).catch(() => undefined); // dispose removes the directory anyway
-      this.trash.add(removal);
-      void removal.then(() => this.trash.delete(removal));
+    if (old && this.storage !== "tmpfs") {
+      // On disk a big upper layer takes a while to delete: do it in the background (its space returns
+      // to the cap as it goes; dispose drops the whole image, half-deleted layers and all).
+      void removeLayers(old).catch(() => undefined);
     }
   }
 
@@ -100,26 +99,24 @@ export class OverlayCheckout implements Checkout {
     return diffOverlay(layers.lower, layers.upper, this.root);
   }
 
-  async gitDiff(): Promise<string> {
-    this.assertLive("gitDiff");
-    return gitDiffAgainstBase(this.root, this.base, {
+  async patch(): Promise<WorkspacePatch> {
+    const changes = await this.diff();
+    return patchOf(changes, this.root, this.base, {
       objects: join(this.ctx.lower, ".git", "objects"),
       index: this.ctx.baseIndex,
     });
   }
 
+  async gitDiff(): Promise<string> {
+    return (await this.patch()).diff;
+  }
+
   dispose(): Promise<void> {
     this.disposing ??= (async () => {
       try {
-        await Promise.all(this.trash);
-        if (this.upper === "tmpfs") {
-          this.current = undefined;
-          await dropTmpfs(this.ctx.dir);
-        } else {
-          if (this.current) await unmount(this.root, { lazy: true });
-          this.current = undefined;
-          await removeTree(this.ctx.dir);
-        }
+        // A removal still running in the old layers is dropped with the filesystem it works in.
+        this.current = undefined;
+        await dropCheckoutFs(this.ctx.dir);
       } finally {
         this.ctx.onDispose(this);
       }
@@ -133,22 +130,5 @@ export class OverlayCheckout implements Checkout {
 }
 
 async function removeLayers(layers: OverlayLayers): Promise<void> {
-  await Promise.all([
-    rm(layers.upper, { recursive: true, force: true }),
-    rm(layers.work, { recursive: true, force: true }),
-  ]);
-}
-
-/**
- * Detach the tmpfs a checkout lives in together with the overlay inside it (one call), and remove its
- * then empty mount point with one rmdir, which cannot reach into a mount; anything unexpected goes the
- * long way (removeTree unmounts whatever is below).
- */
-async function dropTmpfs(dir: string): Promise<void> {
-  try {
-    await detachTree(dir);
-    await rmdir(dir);
-  } catch {
-    await removeTree(dir);
-  }
+  await Promise.all([deleteTree(layers.upper), deleteTree(layers.work)]);
 }

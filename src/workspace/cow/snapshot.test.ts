@@ -1,8 +1,19 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statfsSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { writeTextInside } from "../files.js";
 import { git } from "../git.js";
+import { DEFAULT_WORKSPACE_BYTES } from "./capacity.js";
 import { readMountInfo } from "./mountinfo.js";
 import { prepareSnapshot } from "./snapshot.js";
 import { makeScratch, makeSourceTree, mountedUnder, overlayWorksHere, treeFingerprint } from "./testing.js";
@@ -93,7 +104,11 @@ describe.skipIf(!canOverlay)("overlay checkouts", () => {
     expect(mount?.fsType).toBe("overlay");
     expect(mount?.mountOptions).toEqual(expect.arrayContaining(["nosuid", "nodev"]));
     // The kernel lists only options that differ from its defaults; none of these may be on.
-    expect(mount?.superOptions).toContain(`lowerdir=${s.dir}`);
+    // The layers reach the kernel as descriptors: no host path in options anyone can read.
+    expect(mount?.superOptions).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^lowerdir=\/proc\/self\/fd\/\d+$/)]),
+    );
+    expect(mount?.superOptions.join(",")).not.toContain(scratch);
     expect(mount?.superOptions.some((o) => o === "volatile" || o === "fsync=volatile")).toBe(true);
     for (const on of ["index=on", "redirect_dir=on", "metacopy=on"])
       expect(mount?.superOptions).not.toContain(on);
@@ -104,13 +119,13 @@ describe.skipIf(!canOverlay)("overlay checkouts", () => {
     const firstUpper = c.layers?.upper;
     await c.reset();
     expect(c.layers?.upper).not.toBe(firstUpper);
-    expect(await c.diff()).toEqual({ added: [], modified: [], deleted: [] });
+    expect(await c.diff()).toEqual({ added: [], modified: [], deleted: [], uncarried: [] });
     expect(readFileSync(join(c.root, "src/app.py"), "utf8")).toContain("double(2)");
     expect(existsSync(join(c.root, "notes.txt"))).toBe(false);
     expect(existsSync(join(c.root, "docs/guide.md"))).toBe(true);
     // The reset checkout works as before.
     writeFileSync(join(c.root, "README.md"), "# again\n");
-    expect(await c.diff()).toEqual({ added: [], modified: ["README.md"], deleted: [] });
+    expect(await c.diff()).toEqual({ added: [], modified: ["README.md"], deleted: [], uncarried: [] });
   });
 
   it("gives 20 concurrent checkouts their own changes to the same file, and the snapshot none", async () => {
@@ -118,14 +133,14 @@ describe.skipIf(!canOverlay)("overlay checkouts", () => {
     const before = treeFingerprint(s.dir);
     const checkouts = await Promise.all(Array.from({ length: 20 }, () => s.checkout()));
     expect(new Set(checkouts.map((c) => c.root)).size).toBe(20);
-    expect(checkouts.every((c) => c.kind === "overlay")).toBe(true);
+    expect(checkouts.every((c) => c.kind === "overlay" && c.storage === "ext4 image")).toBe(true);
     await Promise.all(
       checkouts.map(async (c, i) => writeFileSync(join(c.root, "src/app.py"), `print(${i})\n`)),
     );
     await Promise.all(
       checkouts.map(async (c, i) => {
         expect(readFileSync(join(c.root, "src/app.py"), "utf8")).toBe(`print(${i})\n`);
-        expect(await c.diff()).toEqual({ added: [], modified: ["src/app.py"], deleted: [] });
+        expect(await c.diff()).toEqual({ added: [], modified: ["src/app.py"], deleted: [], uncarried: [] });
         expect(await c.gitDiff()).toContain(`+print(${i})\n`);
       }),
     );
@@ -138,7 +153,7 @@ describe.skipIf(!canOverlay)("overlay checkouts", () => {
 
   it("keeps a tmpfs upper layer to its size cap", async () => {
     const s = await snap(makeSourceTree(scratch), { scratchDir: scratch });
-    const c = await s.checkout({ upper: "tmpfs", tmpfsBytes: 1024 * 1024 });
+    const c = await s.checkout({ upper: "tmpfs", maxBytes: 1024 * 1024 });
     // The tmpfs holds the whole checkout directory: layers and the merged root's mount point.
     const layers = readMountInfo().find((m) => c.layers && m.target === join(c.layers.upper, "..", ".."));
     expect(layers?.fsType).toBe("tmpfs");
@@ -148,6 +163,52 @@ describe.skipIf(!canOverlay)("overlay checkouts", () => {
     await c.reset();
     writeFileSync(join(c.root, "again.bin"), Buffer.alloc(512 * 1024));
     expect((await c.diff()).added).toEqual(["again.bin"]);
+  });
+
+  it("keeps a disk upper layer to its size cap too, in a sparse ext4 image of its own", async () => {
+    const s = await snap(makeSourceTree(scratch), { scratchDir: scratch });
+    const cap = 8 * 1024 * 1024;
+    const c = await s.checkout({ maxBytes: cap });
+    expect(c).toMatchObject({ kind: "overlay", storage: "ext4 image", capBytes: cap });
+    const dir = join(c.layers?.upper ?? "", "..", "..");
+    const fs = readMountInfo().find((m) => m.target === dir);
+    expect(fs?.fsType).toBe("ext4");
+    expect(fs?.mountOptions).toEqual(expect.arrayContaining(["nosuid", "nodev"]));
+    writeFileSync(join(c.root, "small.bin"), Buffer.alloc(2 * 1024 * 1024));
+    expect(() => writeFileSync(join(c.root, "big.bin"), Buffer.alloc(2 * cap))).toThrow(/ENOSPC/);
+    // The file tools say so as an observation the model can act on.
+    await expect(writeTextInside(c.root, "notes.txt", "x".repeat(cap), "new")).rejects.toMatchObject({
+      kind: "no_space",
+      message: expect.stringMatching(/^the workspace is full .* notes\.txt could not be written/),
+    });
+    // On the host the image holds what was written, never more than the cap.
+    const image = statSync(`${dir}.img`);
+    expect(image.size).toBe(cap);
+    expect(image.blocks * 512).toBeLessThanOrEqual(cap);
+    await c.dispose();
+    expect(existsSync(`${dir}.img`)).toBe(false);
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it("takes the cap from ACILAB_WORKSPACE_BYTES unless the caller gives one, and refuses a bad one", async () => {
+    const s = await snap(makeSourceTree(scratch), { scratchDir: scratch });
+    const saved = process.env.ACILAB_WORKSPACE_BYTES;
+    try {
+      process.env.ACILAB_WORKSPACE_BYTES = "3M";
+      const fromEnv = await s.checkout({ upper: "tmpfs" });
+      expect(fromEnv.capBytes).toBe(3 * 1024 * 1024);
+      expect(statfsSync(fromEnv.root).blocks * statfsSync(fromEnv.root).bsize).toBe(3 * 1024 * 1024);
+      expect((await s.checkout({ maxBytes: 2 * 1024 * 1024 })).capBytes).toBe(2 * 1024 * 1024);
+      process.env.ACILAB_WORKSPACE_BYTES = "lots";
+      await expect(s.checkout()).rejects.toThrow(
+        /ACILAB_WORKSPACE_BYTES="lots" is not a size: give bytes, or a number with K, M or G/,
+      );
+      delete process.env.ACILAB_WORKSPACE_BYTES;
+      expect((await s.checkout()).capBytes).toBe(DEFAULT_WORKSPACE_BYTES);
+    } finally {
+      if (saved === undefined) delete process.env.ACILAB_WORKSPACE_BYTES;
+      else process.env.ACILAB_WORKSPACE_BYTES = saved;
+    }
   });
 
   it("lets git work inside a checkout while the snapshot's repository stays untouched", async () => {

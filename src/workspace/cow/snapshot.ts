@@ -5,25 +5,23 @@ import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { commitAll, git } from "../git.js";
 import { isWithin } from "../paths.js";
+import { checkWorkspaceBytes, DEFAULT_WORKSPACE_BYTES, workspaceBytesFromEnv } from "./capacity.js";
 import { CopyCheckout, copyTree } from "./copy.js";
+import { type HeldLock, takeLock } from "./locks.js";
 import {
   bindReadOnly,
+  EXTERNAL_DIRS_FILE,
   EXTERNAL_MOUNTS_FILE,
   HOME_PREFIX,
   MountError,
+  OWNER_LOCK_FILE,
   ownDirectory,
   removeTree,
-  sweepStaleWorkspaces,
   unmount,
 } from "./mounts.js";
 import { OverlayCheckout } from "./overlay.js";
+import { sweepStaleWorkspaces } from "./sweep.js";
 import type { Checkout, CheckoutContext, CheckoutOptions, Snapshot, SnapshotOptions } from "./types.js";
-
-/**
- * Default cap of a tmpfs upper layer. A rollout's edits and build outputs fit in far less; a runaway
- * write stops here with ENOSPC instead of filling the host's memory.
- */
-export const DEFAULT_TMPFS_BYTES = 1024 ** 3;
 
 /**
  * Prepare `sourceDir` once as the read-only lower layer that every rollout's checkout starts from:
@@ -36,11 +34,19 @@ export async function prepareSnapshot(sourceDir: string, options: SnapshotOption
   await sweepStaleWorkspaces(scratch);
   const home = await mkdtemp(join(scratch, `${HOME_PREFIX}${process.pid}-`));
   ownDirectory(home);
-  if (options.traversable) await chmod(home, 0o711);
+  let owner: HeldLock | undefined;
   try {
+    // Held for as long as this process lives: the sweep of any process, in any pid namespace, that
+    // can take it knows we are gone (sweep.ts). Without the helper there is no lock; the sweep then
+    // goes by pid and age.
+    const lock = await takeLock(join(home, OWNER_LOCK_FILE), true);
+    if (lock.state === "held") owner = lock.lock;
+    if (options.traversable) await chmod(home, 0o711);
     const { lower, base } = options.prepared
       ? await usePrepared(sourceDir)
       : await copyAndCommit(sourceDir, options.into ?? join(home, "lower"), options.message);
+    const ownsLower = options.prepared === true && options.ownsSource === true;
+    if (ownsLower) await appendFile(join(home, EXTERNAL_DIRS_FILE), `${lower}\n`);
     let protection: Snapshot["protection"] = "read-only bind mount";
     let warning: string | undefined;
     try {
@@ -53,9 +59,13 @@ export async function prepareSnapshot(sourceDir: string, options: SnapshotOption
         `snapshot ${lower} is not write-protected: ${err.message}. Overlay checkouts never write to ` +
         "it, but nothing stops another process from doing so";
     }
-    return new CowSnapshot(home, lower, base, protection, warning, options);
+    return new CowSnapshot(home, owner, lower, base, protection, warning, {
+      ...options,
+      ownsSource: ownsLower,
+    });
   } catch (err) {
     await removeTree(home);
+    await owner?.release();
     throw err;
   }
 }
@@ -140,9 +150,11 @@ class CowSnapshot implements Snapshot {
   private disposing: Promise<void> | undefined;
   private readonly mode: "auto" | "copy";
   private readonly defaults: CheckoutOptions;
+  private readonly ownsLower: boolean;
 
   constructor(
     private readonly home: string,
+    private readonly owner: HeldLock | undefined,
     readonly dir: string,
     readonly base: string,
     readonly protection: Snapshot["protection"],
@@ -151,6 +163,7 @@ class CowSnapshot implements Snapshot {
   ) {
     this.mode = options.mode ?? "auto";
     this.defaults = options.checkout ?? {};
+    this.ownsLower = options.ownsSource === true;
   }
 
   get checkouts(): readonly Checkout[] {
@@ -174,7 +187,7 @@ class CowSnapshot implements Snapshot {
     let checkout: Checkout | undefined;
     if (this.mode === "auto" && this.overlayProblem === undefined) {
       const upper = options.upper ?? this.defaults.upper ?? "disk";
-      const bytes = options.tmpfsBytes ?? this.defaults.tmpfsBytes ?? DEFAULT_TMPFS_BYTES;
+      const bytes = capOf(options.maxBytes ?? this.defaults.maxBytes);
       try {
         checkout = await OverlayCheckout.create(ctx, upper, bytes);
       } catch (err) {
@@ -195,8 +208,8 @@ class CowSnapshot implements Snapshot {
     if (this.mode === "copy") return `copy checkout requested (mode "copy"): ${cost}`;
     return (
       `overlayfs is unavailable here (${this.overlayProblem}); ${cost}. To get overlay checkouts, run as ` +
-      "root on a kernel with overlayfs (modprobe overlay) and keep scratchDir off overlayfs (a container's " +
-      "root filesystem usually is one; a tmpfs or a volume is not)"
+      "root on a kernel with overlayfs (modprobe overlay), and keep the snapshot out of overlays nested " +
+      "two deep (overlayfs stacks two deep at most; a container's root filesystem is usually one)"
     );
   }
 
@@ -204,8 +217,16 @@ class CowSnapshot implements Snapshot {
     this.disposing ??= (async () => {
       await Promise.all([...this.live].map((c) => c.dispose()));
       if (this.protection === "read-only bind mount") await unmount(this.dir, { lazy: true });
+      if (this.ownsLower) await removeTree(this.dir);
       await removeTree(this.home);
+      await this.owner?.release();
     })();
     return this.disposing;
   }
+}
+
+/** A checkout's size cap: the one asked for, else ACILAB_WORKSPACE_BYTES, else the default. */
+function capOf(asked: number | undefined): number {
+  if (asked !== undefined) return checkWorkspaceBytes(asked, "maxBytes");
+  return workspaceBytesFromEnv() ?? DEFAULT_WORKSPACE_BYTES;
 }

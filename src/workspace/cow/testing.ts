@@ -1,10 +1,15 @@
 /** Fixtures for the copy-on-write tests: small real repositories, tree fingerprints, mount probes. */
+
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   chmodSync,
+  closeSync,
+  constants,
   lstatSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
   readlinkSync,
@@ -13,8 +18,10 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { mountsUnder } from "./mountinfo.js";
 import { prepareSnapshot } from "./snapshot.js";
 
@@ -82,4 +89,51 @@ export async function overlayWorksHere(): Promise<boolean> {
 /** Mount points at or below `dir` (deepest first): what a test must leave empty. */
 export function mountedUnder(dir: string): string[] {
   return mountsUnder(dir).map((m) => m.target);
+}
+
+/**
+ * `levels` nested directories named `part` (60 d's) below `dir`/`name`, with a file at the bottom:
+ * made through descriptors (/proc/self/fd), since the path soon exceeds PATH_MAX (4096 bytes after
+ * 68 levels). Returns the path's length in bytes.
+ */
+export function makeDeepTree(dir: string, name: string, levels: number, part = "d".repeat(60)): number {
+  mkdirSync(join(dir, name));
+  let fd = openSync(join(dir, name), constants.O_RDONLY | constants.O_DIRECTORY);
+  try {
+    for (let i = 0; i < levels; i++) {
+      mkdirSync(`/proc/self/fd/${fd}/${part}`);
+      const next = openSync(`/proc/self/fd/${fd}/${part}`, constants.O_RDONLY | constants.O_DIRECTORY);
+      closeSync(fd);
+      fd = next;
+    }
+    writeFileSync(`/proc/self/fd/${fd}/leaf.txt`, "bottom\n");
+  } finally {
+    closeSync(fd);
+  }
+  return Buffer.byteLength(join(dir, name)) + levels * (part.length + 1);
+}
+
+/**
+ * Run `source` (a TypeScript module; `HERE` in it is this folder's path) in a fresh node with `args`,
+ * optionally under `prefix` (e.g. an unshare command line); returns its exit, signal and stdout lines.
+ */
+export function runChildScript(
+  scratch: string,
+  source: string,
+  args: string[],
+  prefix: string[] = [],
+): { status: number | null; signal: string | null; lines: string[]; stderr: string } {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const tsxDir = dirname(createRequire(import.meta.url).resolve("tsx/package.json"));
+  const script = join(mkdtempSync(join(scratch, "child-")), "child.mts");
+  writeFileSync(script, source.replaceAll("HERE", JSON.stringify(here).slice(1, -1)));
+  const node = [process.execPath, "--import", join(tsxDir, "dist", "loader.mjs"), script, ...args];
+  const [command = "", ...rest] = [...prefix, ...node];
+  const result = spawnSync(command, rest, { encoding: "utf8" });
+  return {
+    status: result.status,
+    signal: result.signal,
+    lines: (result.stdout ?? "").split("\n").filter((l) => l !== ""),
+    stderr: result.stderr ?? "",
+  };
 }
