@@ -5,7 +5,7 @@ import { TEST_HANG_GUARD_MS } from "./src/testing/time.js";
 
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    include: ["src/**/*.test.ts", "test/**/*.test.ts", "bench/**/*.test.ts"],
     // Hang guards, not speed targets: a test on a machine four times slower must still pass.
     testTimeout: TEST_HANG_GUARD_MS,
     hookTimeout: TEST_HANG_GUARD_MS,

@@ -3,7 +3,7 @@ export interface BenchRow {
   n: number;
   medianMs: number;
   p95Ms: number;
-  /** The target from the issue, when there is one. */
+  /** The row's target, when it has one (printed, never asserted). */
   targetMs: number | undefined;
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Record SWE-bench's own verdicts on the parity corpus: src/eval/fixtures/swebench-parity.json.
+"""Record SWE-bench's own verdicts on the parity corpus: src/swebench/fixtures/swebench-parity.json.
 
     python3 scripts/swebench-parity/main.py [--repo DIR] [--commit SHA] [--python PY ...] [--out FILE]
 
@@ -97,7 +97,7 @@ def main():
     ap.add_argument("--repo", default="/work/.mirror/SWE-bench+SWE-bench/repo")
     ap.add_argument("--commit", default=RELEASE_5_0_2)
     ap.add_argument("--python", action="append", help="a python3 with pytest (repeatable)")
-    ap.add_argument("--out", default=os.path.join(ROOT, "src", "eval", "fixtures", "swebench-parity.json"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "src", "swebench", "fixtures", "swebench-parity.json"))
     args = ap.parse_args()
     if locale.getpreferredencoding(False).lower().replace("-", "") != "utf8":
         sys.exit("run with python3 -X utf8: SWE-bench opens logs in the locale's encoding")
@@ -116,7 +116,7 @@ def main():
 
     fixture = {
         "about": (
-            "SWE-bench's own verdicts on a corpus of logs, for src/eval/swebench-rules-parity.test.ts. "
+            "SWE-bench's own verdicts on a corpus of logs, for src/swebench/swebench-rules-parity.test.ts. "
             f"Produced by scripts/swebench-parity/main.py running SWE-bench {version}'s grading.py "
             f"(commit {commit}: get_logs_eval with parse_log_pytest, get_eval_tests_report, "
             "get_resolution_status) unmodified; real-pytest cases ran "

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import type { TestStatus } from "../eval/index.js";
-import type { Instance } from "../swebench/types.js";
+import type { TestStatus } from "../parsers/index.js";
+import type { Instance } from "../swebench/index.js";
 import type { TestSetup } from "./detect.js";
 import { findTest, hideTests, testBody, testRef } from "./hide-tests.js";
 import type { FailingTest } from "./issue.js";

@@ -1,4 +1,4 @@
-import type { LogParserName } from "../eval/index.js";
+import type { LogParserName } from "../parsers/index.js";
 import { resolvePlaceholders } from "../tasks/index.js";
 import { git } from "../workspace/index.js";
 import { type BuilderLanguage, isTestModule, languageOf } from "./paths.js";

@@ -1,4 +1,4 @@
-import type { LogParserName } from "../eval/index.js";
+import type { LogParserName } from "../parsers/index.js";
 import type { BuilderLanguage } from "./paths.js";
 import { applyEdits, type Edit, parse, type SyntaxNode, walk } from "./treesitter.js";
 

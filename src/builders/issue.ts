@@ -1,5 +1,5 @@
 import { posix } from "node:path";
-import type { LogParserName } from "../eval/index.js";
+import type { LogParserName } from "../parsers/index.js";
 
 /** Lines of a failure message kept in the issue: enough to show actual vs expected, not a traceback. */
 const MAX_MESSAGE_LINES = 6;

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Instance } from "../swebench/types.js";
+import type { Instance } from "../swebench/index.js";
 import { git } from "../workspace/index.js";
 import { leak } from "./issue.js";
 import { type BuildReport, mirror } from "./mirror.js";

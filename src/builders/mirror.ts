@@ -1,6 +1,6 @@
 import { basename } from "node:path";
 import type { BackendChoice } from "../sandbox/index.js";
-import type { Instance } from "../swebench/types.js";
+import type { Instance } from "../swebench/index.js";
 import {
   dropAgentFiles,
   failingTests,
@@ -15,9 +15,12 @@ import { problemStatement } from "./issue.js";
 import { isTestModule, languageOf } from "./paths.js";
 import { type TestRun, WorkRepo } from "./workdir.js";
 
-/** Seed 003 walked the last 700 commits of each library. */
+/** Commits walked back from HEAD: 700 reaches a small library's recent fixes. */
 export const DEFAULT_MAX_COMMITS = 700;
-/** Seed 003 kept fixes of at most 40 source lines (its kept ones changed 1–16, median 4). */
+/**
+ * Fixes of at most 40 source lines: one issue's worth (mirrored fixes of small Python libraries
+ * change 1–16 lines, median 4).
+ */
 export const DEFAULT_MAX_SRC_LINES = 40;
 
 export interface MirrorOptions {
@@ -53,7 +56,7 @@ export interface BuildReport {
 }
 
 /**
- * PR mirroring (SWE-smith; seed 003): take fixes that already landed, undo each one's source part on
+ * PR mirroring (as SWE-smith does): take fixes that already landed, undo each one's source part on
  * today's HEAD, and keep the tests of its files that pass at HEAD and fail with the fix undone.
  */
 export async function mirror(options: MirrorOptions): Promise<BuildReport> {

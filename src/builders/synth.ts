@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { BackendChoice } from "../sandbox/index.js";
-import type { Instance } from "../swebench/types.js";
+import type { Instance } from "../swebench/index.js";
 import { dropAgentFiles, failingTests, splitTests, unusableRun, writeInstances } from "./assemble.js";
 import { detectRepo, type TestCommandOverride, type TestSetup } from "./detect.js";
 import { problemStatement } from "./issue.js";

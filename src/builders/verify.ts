@@ -1,9 +1,9 @@
 import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { LOG_PARSERS, type TestStatusMap } from "../eval/index.js";
+import { LOG_PARSERS, type TestStatusMap } from "../parsers/index.js";
 import type { BackendChoice } from "../sandbox/index.js";
-import type { Instance } from "../swebench/types.js";
+import type { Instance } from "../swebench/index.js";
 import { openTaskSandbox, resolvePlaceholders } from "../tasks/index.js";
 import { git } from "../workspace/index.js";
 import { BUILDER_TEST_TIMEOUT_MS } from "./workdir.js";

@@ -2,13 +2,13 @@ import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { LOG_PARSERS, type TestStatusMap } from "../eval/index.js";
+import { LOG_PARSERS, type TestStatusMap } from "../parsers/index.js";
 import type { BackendChoice, Sandbox } from "../sandbox/index.js";
 import { openTaskSandbox } from "../tasks/index.js";
 import { git } from "../workspace/index.js";
 import { type TestSetup, testArgv } from "./detect.js";
 
-/** Seed 003 gave each test run 120 s of CPU; a builder's runs are the repository's own tests. */
+/** 120 s per test run: a builder's runs are the repository's own tests, not an agent's. */
 export const BUILDER_TEST_TIMEOUT_MS = 120_000;
 /** Logs are parsed, not shown to a model: keep up to 4 MB, as the grader does. */
 const BUILDER_LOG_LIMIT = 4_000_000;

@@ -1,5 +1,8 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { resolveAutoPolicy } from "../policies/index.js";
+import { type BackendChoice, parseAllowRule } from "../sandbox/index.js";
 import type { GradingRules } from "../swebench/index.js";
+import { parseBackend } from "../tasks/index.js";
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig["options"]>;
 
@@ -24,6 +27,8 @@ export function parse<const O extends ParseArgsOptionsConfig>(command: string, a
   }
 }
 
+export function numberOption(value: string, name: string, command: string): number;
+export function numberOption(value: string | undefined, name: string, command: string): number | undefined;
 export function numberOption(value: string | undefined, name: string, command: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
@@ -42,4 +47,33 @@ export function rulesOption(value: string | undefined, command: string): Grading
     `--rules must be hardened (default: SWE-bench's rules plus tamper checks) or swebench (SWE-bench v5's verdicts exactly), got "${value}"`,
     command,
   );
+}
+
+/** `--sandbox auto|bwrap|process|runsc`; absent: ACILAB_SANDBOX, else auto. */
+export function sandboxOption(value: string | undefined, command: string): BackendChoice {
+  try {
+    return parseBackend(value);
+  } catch (err) {
+    throw new UsageError((err as Error).message, command);
+  }
+}
+
+/** `--allow-net` rules, checked now so a typo is a usage error rather than a failed run. */
+export function allowNetOption(values: string[] | undefined, command: string): string[] {
+  for (const rule of values ?? []) {
+    try {
+      parseAllowRule(rule);
+    } catch (err) {
+      throw new UsageError(`--allow-net ${rule}: ${(err as Error).message}`, command);
+    }
+  }
+  return values ?? [];
+}
+
+/** `--policy`: "auto" becomes a model when a key is set (and says which and why), else the spec as given. */
+export function policyFor(spec: string | undefined, out: (text: string) => void): string {
+  if (spec !== "auto") return spec ?? "scripted";
+  const auto = resolveAutoPolicy();
+  out(`policy: ${auto.spec} (${auto.why})`);
+  return auto.spec;
 }

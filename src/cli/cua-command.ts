@@ -1,25 +1,37 @@
 import { join } from "node:path";
-import { imageSizeCommand } from "../cua/cli-image-size.js";
-import { DEFAULT_SCREEN } from "../cua/env/index.js";
-import type { TierName } from "../cua/scaling.js";
+import type { CuaTask, ObserveKind, Size, TierName } from "../cua/index.js";
+import type { Limits } from "../loop/index.js";
+import { allInput, type CuaRunResult, cuaRun, runAnyTask } from "../run/index.js";
+import { numberOption, UsageError } from "./args.js";
+import { imageSizeCommand } from "./cua-image-size.js";
 import {
-  type CuaTask,
-  type CuaTaskResult,
-  getCuaTask,
-  listCuaTasks,
-  runCuaTask,
-} from "../cua/tasks/index.js";
-import type { ObserveKind, Size } from "../cua/types.js";
-import { numberOption, parse, UsageError } from "./args.js";
-import { table } from "./format.js";
-import { CUA_HELP } from "./help.js";
+  CUA_HELP,
+  CUA_OPTIONS,
+  observeOption,
+  resolutionOption,
+  taskOption,
+  tierOption,
+} from "./cua-options.js";
+import { formatCost, formatTokens, table } from "./format.js";
+import { parseOptions } from "./options.js";
 
 type Out = (line: string) => void;
 
-const OBSERVE_KINDS: readonly ObserveKind[] = ["screenshot", "a11y", "som"];
-
 export interface CuaCommandDeps {
   interruptSignal: () => { signal: AbortSignal; dispose: () => void };
+}
+
+/** What `acilab cua` was asked to run, checked: every task × observation, one episode each. */
+export interface CuaRequest {
+  tasks: CuaTask[];
+  observes: ObserveKind[];
+  policySpec: string;
+  screen: Size;
+  tier: TierName | undefined;
+  limits: Partial<Limits>;
+  /** The output folder: the run's own when there is one run, else <root>/<task>/<observe>/. */
+  root: string;
+  json: boolean;
 }
 
 /**
@@ -27,19 +39,9 @@ export interface CuaCommandDeps {
  * built-in computer-use tasks in a fresh browser each, grade each on the app's final state.
  */
 export async function cuaCommand(argv: string[], out: Out, deps: CuaCommandDeps): Promise<number> {
-  // The loop's own subcommand (src/cua/cli-image-size.ts): model image size, tokens, click mapping.
+  // The subcommand for the loop's scaling (cua-image-size.ts): model image size, tokens, click mapping.
   if (argv[0] === "image-size") return imageSizeCommand(argv.slice(1), out);
-  const { values, positionals } = parse("cua", argv, {
-    task: { type: "string" },
-    policy: { type: "string" },
-    observe: { type: "string" },
-    resolution: { type: "string" },
-    tier: { type: "string" },
-    out: { type: "string" },
-    "max-steps": { type: "string" },
-    budget: { type: "string" },
-    json: { type: "boolean" },
-  });
+  const { values, positionals } = parseOptions("cua", argv, CUA_OPTIONS);
   if (values.help || (!values.task && positionals.length === 0)) {
     out(CUA_HELP);
     return values.help ? 0 : 2;
@@ -51,13 +53,32 @@ export async function cuaCommand(argv: string[], out: Out, deps: CuaCommandDeps)
   const tier = tierOption(values.tier);
   const maxSteps = numberOption(values["max-steps"], "max-steps", "cua");
   const budget = numberOption(values.budget, "budget", "cua");
-  const policySpec = values.policy ?? "scripted";
-  const root =
-    values.out ?? join("runs", `cua-${values.task}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
-  const single = tasks.length === 1 && observes.length === 1;
+  const request: CuaRequest = {
+    tasks,
+    observes,
+    screen,
+    tier,
+    limits: {
+      ...(maxSteps !== undefined ? { maxSteps } : {}),
+      ...(budget !== undefined ? { budgetUsd: budget } : {}),
+    },
+    policySpec: values.policy,
+    root: values.out ?? join("runs", `cua-${values.task}-${new Date().toISOString().replace(/[:.]/g, "-")}`),
+    json: values.json === true,
+  };
+  return runCuaRequest(request, out, deps.interruptSignal);
+}
 
-  const interrupt = deps.interruptSignal();
-  const results: CuaTaskResult[] = [];
+/** Runs every task × observation in turn, printing each result, then the table; 130 when interrupted. */
+export async function runCuaRequest(
+  request: CuaRequest,
+  out: Out,
+  interruptSignal: CuaCommandDeps["interruptSignal"],
+): Promise<number> {
+  const { tasks, observes, root } = request;
+  const single = tasks.length === 1 && observes.length === 1;
+  const interrupt = interruptSignal();
+  const results: CuaRunResult[] = [];
   try {
     for (const task of tasks) {
       for (const observe of observes) {
@@ -67,38 +88,35 @@ export async function cuaCommand(argv: string[], out: Out, deps: CuaCommandDeps)
           continue;
         }
         const dir = single ? root : join(root, task.id, observe);
-        const result = await runCuaTask({
-          task,
-          policySpec,
+        const kind = cuaRun(task, {
           observe,
-          screen,
+          screen: request.screen,
+          ...(request.tier ? { tier: request.tier } : {}),
+          limits: request.limits,
+        });
+        const result = await runAnyTask(kind, {
+          policySpec: request.policySpec,
           out: dir,
-          ...(tier ? { tier } : {}),
-          limits: {
-            ...(maxSteps !== undefined ? { maxSteps } : {}),
-            ...(budget !== undefined ? { budgetUsd: budget } : {}),
-          },
           signal: interrupt.signal,
         });
         results.push(result);
-        if (!values.json) out(describe(result, dir));
+        if (!request.json) out(describe(result, dir));
       }
     }
   } finally {
     interrupt.dispose();
   }
-  if (values.json) out(JSON.stringify(single ? results[0] : results, null, 2));
+  if (request.json) out(JSON.stringify(single ? results[0] : results, null, 2));
   else if (!single) out(`\n${summaryTable(results)}\n\nwritten to ${root}/<task>/<observe>/`);
   if (results.some((r) => r.stop_reason === "aborted")) return 130;
   return 0;
 }
 
-function describe(r: CuaTaskResult, dir: string): string {
-  const cost = r.cost_usd === null ? "unknown" : `$${r.cost_usd.toFixed(4)}`;
+function describe(r: CuaRunResult, dir: string): string {
   const lines = [
     `${r.resolved ? "RESOLVED" : "NOT RESOLVED"} ${r.task} · ${r.observe} · ${r.resolution} (model sees ${r.model_image}) · policy ${r.policy}`,
     `  grade: ${r.grade.detail}`,
-    `  stopped: ${r.stop_reason} (${r.detail}) after ${r.steps} steps, ${r.wall_s} s · tokens in ${r.tokens_in.toLocaleString("en-US")}${r.tokens_estimated ? " (est.)" : ""} · cost ${cost}`,
+    `  stopped: ${r.stop_reason} (${r.detail}) after ${r.steps} steps, ${r.wall_s} s · tokens in/out ${formatTokens(r)} · cost ${formatCost(r)}`,
   ];
   for (const b of r.blocked) lines.push(`  confirmation gate refused: ${b}`);
   if (r.egress_refused.length > 0)
@@ -107,7 +125,7 @@ function describe(r: CuaTaskResult, dir: string): string {
   return lines.join("\n");
 }
 
-function summaryTable(results: CuaTaskResult[]): string {
+function summaryTable(results: CuaRunResult[]): string {
   const resolved = results.filter((r) => r.resolved).length;
   return [
     table([
@@ -118,53 +136,10 @@ function summaryTable(results: CuaTaskResult[]): string {
         r.resolved ? "yes" : "NO",
         r.stop_reason,
         String(r.steps),
-        r.tokens_in.toLocaleString("en-US"),
+        allInput(r.usage).toLocaleString("en-US"),
         String(r.blocked.length),
       ]),
     ]),
     `\n${resolved}/${results.length} resolved`,
   ].join("\n");
-}
-
-function taskOption(value: string): CuaTask[] {
-  if (value === "all") return listCuaTasks();
-  try {
-    return value.split(",").map((id) => getCuaTask(id.trim()));
-  } catch (err) {
-    throw new UsageError((err as Error).message, "cua");
-  }
-}
-
-function observeOption(value: string | undefined): ObserveKind[] {
-  const kinds = (value ?? "screenshot").split(",").map((k) => k.trim());
-  for (const k of kinds)
-    if (!(OBSERVE_KINDS as readonly string[]).includes(k))
-      throw new UsageError(
-        `--observe must be ${OBSERVE_KINDS.join(", ")} (or a comma list), got "${k}"`,
-        "cua",
-      );
-  return kinds as ObserveKind[];
-}
-
-/** Screens the loopback app is laid out for; bigger or smaller still work but waste tokens or hide text. */
-const MIN_SIDE = 320;
-const MAX_SIDE = 3840;
-
-function resolutionOption(value: string | undefined): Size {
-  if (value === undefined) return DEFAULT_SCREEN;
-  const m = /^(\d+)x(\d+)$/i.exec(value.trim());
-  const width = Number(m?.[1]);
-  const height = Number(m?.[2]);
-  if (!m || [width, height].some((n) => n < MIN_SIDE || n > MAX_SIDE))
-    throw new UsageError(
-      `--resolution must be WIDTHxHEIGHT with each side ${MIN_SIDE}–${MAX_SIDE}, e.g. 1400x800; got "${value}"`,
-      "cua",
-    );
-  return { width, height };
-}
-
-function tierOption(value: string | undefined): TierName | undefined {
-  if (value === undefined) return undefined;
-  if (value === "standard" || value === "high") return value;
-  throw new UsageError(`--tier must be standard or high, got "${value}"`, "cua");
 }

@@ -1,12 +1,13 @@
-import type { RunResult } from "../loop/index.js";
+import { allInput, type CodingRunResult, type RunResult } from "../run/index.js";
 
 export function formatCost(result: Pick<RunResult, "cost_usd">): string {
   return result.cost_usd === null ? "unknown" : `$${result.cost_usd.toFixed(4)}`;
 }
 
-export function formatTokens(result: RunResult): string {
-  const total = result.tokens_in + result.cache_read_tokens + result.cache_write_tokens;
-  return `${total.toLocaleString("en-US")}/${result.tokens_out.toLocaleString("en-US")}${result.tokens_estimated ? " (est.)" : ""}`;
+/** All input (full price + cache reads + cache writes) / output, the same on every kind of run. */
+export function formatTokens(result: Pick<RunResult, "usage">): string {
+  const { usage } = result;
+  return `${allInput(usage).toLocaleString("en-US")}/${usage.output.toLocaleString("en-US")}${usage.estimated ? " (est.)" : ""}`;
 }
 
 /** A fixed-width table; the first row is the header. */
@@ -22,14 +23,14 @@ export function table(rows: string[][]): string {
   return [line(head), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
 }
 
-export function summary(result: RunResult, out: string): string {
+export function summary(result: CodingRunResult, out: string): string {
   const f2p = result.grade.tests_status.FAIL_TO_PASS;
   const p2p = result.grade.tests_status.PASS_TO_PASS;
   return [
     `task ${result.task} · policy ${result.policy} · tools ${result.tools} · sandbox ${result.sandbox}`,
     `${result.resolved ? "RESOLVED" : "NOT RESOLVED"} — stopped: ${result.stop_reason} (${result.detail}) after ${result.steps} steps, ${result.wall_s} s`,
     `hidden tests: FAIL_TO_PASS ${f2p.success.length}/${f2p.success.length + f2p.failure.length}, PASS_TO_PASS ${p2p.success.length}/${p2p.success.length + p2p.failure.length}${result.grade.rejected ? ` — log rejected: ${result.grade.rejected}` : ""}`,
-    `tokens in/out ${formatTokens(result)} · cache read ${result.cache_read_tokens} · cache write ${result.cache_write_tokens} · cost ${formatCost(result)}`,
+    `tokens in/out ${formatTokens(result)} · cache read ${result.usage.cache_read} · cache write ${result.usage.cache_write} · cost ${formatCost(result)}`,
     `patch ${result.patch_lines} lines · written to ${out}/ (trajectory.jsonl, patch.diff, result.json, report.json)`,
   ].join("\n");
 }

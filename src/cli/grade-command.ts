@@ -9,16 +9,64 @@ import {
   loadPredictions,
   type RunSummary,
 } from "../swebench/index.js";
-import { numberOption, parse, rulesOption, UsageError } from "./args.js";
+import { numberOption, rulesOption, UsageError } from "./args.js";
 import { table } from "./format.js";
-import { GRADE_HELP } from "./help.js";
 import { interruptSignal } from "./interrupt.js";
+import { optionLines, parseOptions } from "./options.js";
 import { createProgress } from "./progress.js";
+import { RULES, SANDBOX, workersOption } from "./shared-options.js";
 
 type Out = (text: string) => void;
 
 /** What GradeOptions.backend accepts; the grader checks that the chosen one works here. */
 const GRADE_BACKENDS = ["auto", "bwrap", "process", "runsc"] as const;
+
+export const GRADE_OPTIONS = {
+  instances: {
+    type: "string",
+    value: "FILE",
+    help: ".jsonl or .json list of instances: SWE-bench's fields plus test_command, log_parser and repo_path (see docs/grading.md)",
+  },
+  predictions: {
+    type: "string",
+    value: "SPEC",
+    help: '.jsonl, .json (a list or an object keyed by instance_id) with instance_id, model_name_or_path, model_patch; "gold" = the instances\' own patches; "empty" = an empty patch for every instance',
+  },
+  "run-id": {
+    type: "string",
+    value: "ID",
+    help: "names the run folder: <out>/<run-id>/<model>/<instance_id>/",
+  },
+  workers: workersOption("instances graded", 1),
+  out: { type: "string", value: "DIR", help: "where runs go", default: "runs/grade" },
+  rerun: { type: "boolean", help: "grade again even where a report for the same patch exists" },
+  sandbox: SANDBOX,
+  timeout: {
+    type: "string",
+    value: "SECONDS",
+    help: "limit on each instance's test command",
+    defaultHelp: "the grader's own limit",
+  },
+  rules: RULES,
+} as const;
+
+export const GRADE_HELP = `acilab grade — grade predictions the way SWE-bench's harness does
+
+Usage: acilab grade --instances FILE --predictions FILE|gold|empty --run-id ID [--workers N]
+                    [--out DIR] [--rerun] [--sandbox BACKEND] [--timeout SECONDS] [--rules R]
+
+Options:
+${optionLines(GRADE_OPTIONS)}
+
+Rules: hardened grades by SWE-bench's rules, plus canary tests with secret names planted for each run,
+a test runner the repository cannot stand in for, and a recorded exit code that must agree with the
+log — a tampered run is rejected. swebench gives SWE-bench v5's verdicts exactly (its loopholes too),
+to compare with its leaderboard. report.json says which rules graded it and why a log was rejected
+(docs/grading.md).
+
+A rerun of the same command skips finished instances and grades the rest; Ctrl-C stops it cleanly.
+Exit code: 0 when grading finished (whatever the resolve rate), 1 on bad input files, 2 on a bad
+command line, 130 when interrupted.`;
 
 export interface GradeCommandDeps {
   /** The per-instance grader; default: src/eval's gradeInstance. Tests pass their own. */
@@ -74,17 +122,7 @@ export async function gradeCommand(
   err: Out,
   deps: GradeCommandDeps = {},
 ): Promise<number> {
-  const { values } = parse("grade", argv, {
-    instances: { type: "string" },
-    predictions: { type: "string" },
-    "run-id": { type: "string" },
-    workers: { type: "string" },
-    out: { type: "string" },
-    rerun: { type: "boolean" },
-    sandbox: { type: "string" },
-    timeout: { type: "string" },
-    rules: { type: "string" },
-  });
+  const { values } = parseOptions("grade", argv, GRADE_OPTIONS);
   if (values.help) {
     out(GRADE_HELP);
     return 0;
@@ -95,7 +133,7 @@ export async function gradeCommand(
     throw new UsageError("--predictions is required (a .jsonl/.json file, or gold, or empty)", "grade");
   const runId = values["run-id"];
   if (!runId) throw new UsageError("--run-id is required (a name for this run, e.g. gold-check-1)", "grade");
-  const workers = numberOption(values.workers, "workers", "grade") ?? 1;
+  const workers = numberOption(values.workers, "workers", "grade");
   if (!Number.isInteger(workers) || workers < 1)
     throw new UsageError(`--workers must be a whole number ≥ 1, got "${values.workers}"`, "grade");
   const timeout = numberOption(values.timeout, "timeout", "grade");
@@ -146,7 +184,7 @@ export async function gradeCommand(
       predictions: loaded.predictions.predictions,
       warnings: loaded.predictions.warnings,
       runId,
-      outDir: resolve(values.out ?? "runs/grade"),
+      outDir: resolve(values.out),
       workers,
       grade,
       rerun: values.rerun === true,

@@ -106,14 +106,16 @@ describe("acilab CLI", () => {
     const result = JSON.parse(readFileSync(join(out, "result.json"), "utf8"));
     expect(result).toMatchObject({
       task: "calc-add",
+      kind: "coding",
       tools: "full",
       resolved: true,
       stop_reason: "submitted",
       steps: 4,
       cost_usd: 0,
     });
-    for (const key of ["tokens_in", "tokens_out", "cache_read_tokens", "cache_write_tokens", "wall_s"])
-      expect(typeof result[key]).toBe("number");
+    for (const key of ["input", "output", "cache_read", "cache_write"])
+      expect(typeof result.usage[key]).toBe("number");
+    expect(typeof result.wall_s).toBe("number");
     expect(readFileSync(join(out, "patch.diff"), "utf8")).toMatch(/- {4}return a - b\n\+ {4}return a \+ b/);
     expect(existsSync(join(out, "report.json"))).toBe(true);
     const lines = readFileSync(join(out, "trajectory.jsonl"), "utf8")

@@ -8,18 +8,65 @@ import {
   formatDoctor,
   type NetworkPolicy,
   openSandbox,
-  parseAllowRule,
 } from "../sandbox/index.js";
-import { parseBackend } from "../tasks/index.js";
 import { probeWorkspaceCap } from "../workspace/index.js";
-import { numberOption, parse, UsageError } from "./args.js";
-import { DOCTOR_HELP, SANDBOX_HELP } from "./help.js";
+import { allowNetOption, numberOption, sandboxOption, UsageError } from "./args.js";
+import { optionLines, parseOptions } from "./options.js";
+import { ALLOW_NET, SANDBOX } from "./shared-options.js";
 
 type Out = (text: string) => void;
 
+export const DOCTOR_OPTIONS = {
+  json: { type: "boolean", help: "print the checks as JSON instead of the table" },
+} as const;
+
+export const DOCTOR_HELP = `acilab doctor — which sandbox backends, kernel features and limits work here
+
+Usage: acilab doctor [--json]
+
+Options:
+${optionLines(DOCTOR_OPTIONS)}
+
+Checks bwrap (the default backend), runsc (gVisor), the process backend, cgroup v1/v2, seccomp and
+overlayfs, then every limit a sandboxed command gets as acilab run would get it here — memory,
+processes, CPU, CPU time, file size, open files, address space and the workspace's size cap
+(ACILAB_WORKSPACE_BYTES, default 4G) — each enforced or not, with a one-line reason.`;
+
+/** A command with no deadline of its own still ends: long enough for a build, short enough to notice. */
+const EXEC_TIMEOUT_S = 60;
+
+export const SANDBOX_EXEC_OPTIONS = {
+  backend: SANDBOX,
+  workspace: {
+    type: "string",
+    value: "DIR",
+    help: "the writable folder, mounted at /workspace",
+    defaultHelp: "a fresh empty one",
+  },
+  timeout: {
+    type: "string",
+    value: "S",
+    help: "wall-clock limit in seconds",
+    default: String(EXEC_TIMEOUT_S),
+  },
+  "allow-net": ALLOW_NET,
+} as const;
+
+export const SANDBOX_HELP = `acilab sandbox — run one command in a sandbox
+
+Usage: acilab sandbox exec [--backend auto|bwrap|process|runsc] [--workspace DIR] [--timeout S]
+                           [--allow-net HOST[:PORT]]… -- CMD [ARGS…]
+
+Options:
+${optionLines(SANDBOX_EXEC_OPTIONS)}
+
+With --allow-net (bwrap backend only), every other host is refused with 403, and each allowed or
+refused request is listed on stderr after the output ("network: refused CONNECT …"). The exit code
+is the command's; output is capped like an agent's command.`;
+
 /** `acilab doctor`: which sandbox backends and kernel features work on this machine, and why not. */
 export async function doctorCommand(argv: string[], out: Out): Promise<number> {
-  const { values } = parse("doctor", argv, { json: { type: "boolean" } });
+  const { values } = parseOptions("doctor", argv, DOCTOR_OPTIONS);
   if (values.help) {
     out(DOCTOR_HELP);
     return 0;
@@ -46,36 +93,21 @@ export async function sandboxCommand(argv: string[], out: Out, err: Out): Promis
     return 0;
   }
   if (sub !== "exec") throw new UsageError(`unknown subcommand "${sub}"`, "sandbox");
-  const { values, positionals } = parse("sandbox", rest, {
-    backend: { type: "string" },
-    workspace: { type: "string" },
-    timeout: { type: "string" },
-    "allow-net": { type: "string", multiple: true },
-  });
+  const { values, positionals } = parseOptions("sandbox exec", rest, SANDBOX_EXEC_OPTIONS);
   if (values.help) {
     out(SANDBOX_HELP);
     return 0;
   }
   if (positionals.length === 0)
-    throw new UsageError("give the command after --, e.g. acilab sandbox exec -- id -u", "sandbox");
-  let backend: ReturnType<typeof parseBackend>;
-  try {
-    backend = parseBackend(values.backend);
-  } catch (e) {
-    throw new UsageError((e as Error).message, "sandbox");
-  }
-  const allow = values["allow-net"] ?? [];
-  try {
-    for (const rule of allow) parseAllowRule(rule);
-  } catch (e) {
-    throw new UsageError((e as Error).message, "sandbox");
-  }
+    throw new UsageError("give the command after --, e.g. acilab sandbox exec -- id -u", "sandbox exec");
+  const backend = sandboxOption(values.backend, "sandbox exec");
+  const allow = allowNetOption(values["allow-net"], "sandbox exec");
   const network: NetworkPolicy = allow.length > 0 ? { allow } : "none";
   const scratch = values.workspace === undefined;
   const workspace = scratch
     ? realpathSync(mkdtempSync(join(tmpdir(), "acilab-exec-")))
     : resolve(values.workspace as string);
-  const timeoutS = numberOption(values.timeout, "timeout", "sandbox") ?? 60;
+  const timeoutS = numberOption(values.timeout, "timeout", "sandbox exec");
   let opened: Awaited<ReturnType<typeof openSandbox>>;
   try {
     // A scratch folder is ours to hand to the sandbox user; the user's own directory stays theirs:

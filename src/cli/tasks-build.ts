@@ -1,42 +1,67 @@
-import type { BuildReport, CandidateOutcome } from "../builders/index.js";
-import {
-  DEFAULT_MAX_COMMITS,
-  DEFAULT_MAX_SRC_LINES,
-  DEFAULT_SYNTH_MAX,
-  mirror,
-  synth,
-} from "../builders/index.js";
-import { LOG_PARSER_NAMES, type LogParserName } from "../eval/index.js";
-import { parseBackend } from "../tasks/index.js";
-import { numberOption, parse, UsageError } from "./args.js";
+import { type BuildReport, type CandidateOutcome, mirror, synth } from "../builders/index.js";
+import { LOG_PARSER_NAMES, type LogParserName } from "../parsers/index.js";
+import type { BackendChoice } from "../sandbox/index.js";
+import { numberOption, sandboxOption, UsageError } from "./args.js";
 import { table } from "./format.js";
-import { TASKS_BUILD_HELP } from "./help.js";
+import { parseOptions } from "./options.js";
+import {
+  TASKS_MIRROR_HELP,
+  TASKS_MIRROR_OPTIONS,
+  TASKS_SYNTH_HELP,
+  TASKS_SYNTH_OPTIONS,
+} from "./tasks-options.js";
 
 type Out = (text: string) => void;
 
-const COMMON = {
-  repo: { type: "string" },
-  out: { type: "string" },
-  "test-command": { type: "string" },
-  "log-parser": { type: "string" },
-  sandbox: { type: "string" },
-} as const;
+/** The options mirror and synth share, as parsed. */
+interface BuildValues {
+  repo?: string;
+  out: string;
+  "test-command"?: string;
+  "log-parser"?: string;
+  sandbox?: string;
+}
 
 /** `acilab tasks mirror|synth`: build SWE-bench-style instances from a git repository. */
 export async function tasksBuildCommand(argv: string[], out: Out, err: Out): Promise<number> {
   const [sub, ...rest] = argv;
-  const command = `tasks ${sub}`;
-  const { values } = parse(command, rest, {
-    ...COMMON,
-    "max-commits": { type: "string" },
-    "max-src-lines": { type: "string" },
-    max: { type: "string" },
-    seed: { type: "string" },
-  });
-  if (values.help) {
-    out(TASKS_BUILD_HELP);
-    return 0;
+  let report: BuildReport;
+  let outFile: string;
+  if (sub === "mirror") {
+    const command = "tasks mirror";
+    const { values } = parseOptions(command, rest, TASKS_MIRROR_OPTIONS);
+    if (values.help) {
+      out(TASKS_MIRROR_HELP);
+      return 0;
+    }
+    const common = buildOptions(values, command, err);
+    outFile = common.out;
+    report = await mirror({
+      ...common,
+      maxCommits: numberOption(values["max-commits"], "max-commits", command),
+      maxSrcLines: numberOption(values["max-src-lines"], "max-src-lines", command),
+    });
+  } else {
+    const command = "tasks synth";
+    const { values } = parseOptions(command, rest, TASKS_SYNTH_OPTIONS);
+    if (values.help) {
+      out(TASKS_SYNTH_HELP);
+      return 0;
+    }
+    const common = buildOptions(values, command, err);
+    outFile = common.out;
+    report = await synth({
+      ...common,
+      max: numberOption(values.max, "max", command),
+      seed: numberOption(values.seed, "seed", command),
+    });
   }
+  printReport(sub, report, outFile, out, err);
+  return 0;
+}
+
+/** The shared options, checked: a bad one is a usage error before any test runs. */
+function buildOptions(values: BuildValues, command: string, err: Out) {
   if (!values.repo) throw new UsageError("--repo PATH is required (a git repository with tests)", command);
   const parser = values["log-parser"];
   if (parser !== undefined && !(LOG_PARSER_NAMES as readonly string[]).includes(parser))
@@ -47,38 +72,27 @@ export async function tasksBuildCommand(argv: string[], out: Out, err: Out): Pro
     values["test-command"] === undefined
       ? undefined
       : { command: values["test-command"], ...(parser ? { logParser: parser as LogParserName } : {}) };
-  let backend: ReturnType<typeof parseBackend>;
-  try {
-    backend = parseBackend(values.sandbox);
-  } catch (e) {
-    throw new UsageError((e as Error).message, command);
-  }
-  const outFile = values.out ?? `${sub}.jsonl`;
-  const progress = (c: CandidateOutcome) =>
+  const backend: BackendChoice = sandboxOption(values.sandbox, command);
+  const onCandidate = (c: CandidateOutcome) =>
     err(
       `${c.kept ? "kept   " : "skipped"} ${c.sha === "-" ? "" : `${c.sha.slice(0, 10)} `}${c.subject} — ${c.reason}`,
     );
-  const common = {
+  return {
     repo: values.repo,
-    out: outFile,
+    out: values.out,
     backend,
-    onCandidate: progress,
+    onCandidate,
     ...(testCommand ? { testCommand } : {}),
   };
-  let report: BuildReport;
-  if (sub === "mirror") {
-    report = await mirror({
-      ...common,
-      maxCommits: numberOption(values["max-commits"], "max-commits", command) ?? DEFAULT_MAX_COMMITS,
-      maxSrcLines: numberOption(values["max-src-lines"], "max-src-lines", command) ?? DEFAULT_MAX_SRC_LINES,
-    });
-  } else {
-    report = await synth({
-      ...common,
-      max: numberOption(values.max, "max", command) ?? DEFAULT_SYNTH_MAX,
-      seed: numberOption(values.seed, "seed", command) ?? 0,
-    });
-  }
+}
+
+function printReport(
+  sub: string | undefined,
+  report: BuildReport,
+  outFile: string,
+  out: Out,
+  err: Out,
+): void {
   for (const w of report.warnings) err(`warning: ${w}`);
   out(`tests: ${report.setup.how}`);
   if (report.candidates.length > 0) {
@@ -102,5 +116,4 @@ export async function tasksBuildCommand(argv: string[], out: Out, err: Out): Pro
   out(
     `${scanned}; ${report.instances.length} instances written to ${outFile}${report.bundle ? ` (repository: ${report.bundle})` : ""}`,
   );
-  return 0;
 }

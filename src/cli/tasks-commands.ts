@@ -1,15 +1,24 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { describeCuaTask, listCuaTasks } from "../cua/tasks/index.js";
+import { describeCuaTask, listCuaTasks } from "../cua/index.js";
 import { type Validation, validateInstance } from "../eval/index.js";
+import type { Instance } from "../swebench/index.js";
 import { loadInstances } from "../swebench/index.js";
-import type { Instance } from "../swebench/types.js";
 import { listTaskIds, loadTask, type Task, taskInstance } from "../tasks/index.js";
-import { TOOLSETS } from "../tools/toolsets.js";
+import { TOOLSETS } from "../tools/index.js";
 import { git } from "../workspace/index.js";
-import { numberOption, parse, UsageError } from "./args.js";
+import { numberOption, UsageError } from "./args.js";
 import { table } from "./format.js";
-import { TASKS_HELP } from "./help.js";
+import { parseOptions } from "./options.js";
+import {
+  TASKS_EXPORT_HELP,
+  TASKS_EXPORT_OPTIONS,
+  TASKS_HELP,
+  TASKS_LIST_HELP,
+  TASKS_LIST_OPTIONS,
+  TASKS_VALIDATE_HELP,
+  TASKS_VALIDATE_OPTIONS,
+} from "./tasks-options.js";
 
 type Out = (line: string) => void;
 
@@ -18,14 +27,16 @@ export async function tasksCommand(argv: string[], out: Out): Promise<number> {
   const sub = argv[0];
   if (sub === "export") return exportCommand(argv.slice(1), out);
   if (sub === "validate") return validateCommand(argv.slice(1), out);
-  const { values, positionals } = parse("tasks", argv, {
-    json: { type: "boolean" },
-    toolsets: { type: "boolean" },
-  });
+  // Bare "tasks" shares list's parser, so `tasks --json list` still lists; errors name what was typed.
+  const { values, positionals } = parseOptions(
+    sub === "list" ? "tasks list" : "tasks",
+    argv,
+    TASKS_LIST_OPTIONS,
+  );
   if (values.help || positionals[0] !== "list") {
     if (!values.help && positionals[0] !== undefined)
       throw new UsageError(`unknown subcommand "${positionals[0]}"`, "tasks");
-    out(TASKS_HELP);
+    out(positionals[0] === "list" ? TASKS_LIST_HELP : TASKS_HELP);
     return 0;
   }
   if (values.toolsets) {
@@ -99,15 +110,15 @@ function describeTask(t: Task) {
  * library's repository is written next to the file as a git bundle, and `repo_path` points there.
  */
 async function exportCommand(argv: string[], out: Out): Promise<number> {
-  const { values } = parse("tasks", argv, { suite: { type: "string" }, out: { type: "string" } });
+  const { values } = parseOptions("tasks export", argv, TASKS_EXPORT_OPTIONS);
   if (values.help) {
-    out(TASKS_HELP);
+    out(TASKS_EXPORT_HELP);
     return 0;
   }
-  if ((values.suite ?? "builtin") !== "builtin")
-    throw new UsageError(`unknown suite "${values.suite}"; the one suite is "builtin"`, "tasks");
+  if (values.suite !== "builtin")
+    throw new UsageError(`unknown suite "${values.suite}"; the one suite is "builtin"`, "tasks export");
   if (!values.out)
-    throw new UsageError("tasks export needs --out FILE (the instances .jsonl to write)", "tasks");
+    throw new UsageError("tasks export needs --out FILE (the instances .jsonl to write)", "tasks export");
   const file = resolve(values.out);
   const reposDir = join(dirname(file), "repos");
   mkdirSync(reposDir, { recursive: true });
@@ -132,15 +143,12 @@ async function exportCommand(argv: string[], out: Out): Promise<number> {
 
 /** `tasks validate FILE|ID…`: gold resolves, the untouched base does not, two runs agree. */
 async function validateCommand(argv: string[], out: Out): Promise<number> {
-  const { values, positionals } = parse("tasks", argv, {
-    runs: { type: "string" },
-    sandbox: { type: "string" },
-  });
+  const { values, positionals } = parseOptions("tasks validate", argv, TASKS_VALIDATE_OPTIONS);
   if (values.help) {
-    out(TASKS_HELP);
+    out(TASKS_VALIDATE_HELP);
     return 0;
   }
-  const runs = numberOption(values.runs, "runs", "tasks") ?? 2;
+  const runs = numberOption(values.runs, "runs", "tasks validate");
   const targets = positionals.length > 0 ? positionals : listTaskIds();
   const instances: Instance[] = [];
   for (const target of targets) {

@@ -1,6 +1,8 @@
-import { compareActionFormats, type Limits, runToolsTask, type ToolsRunResult } from "../loop/index.js";
+import type { Limits } from "../loop/index.js";
+import { allInput, compareActionFormats, runAnyTask, type ToolsRunResult, toolsRun } from "../run/index.js";
+import type { BackendChoice } from "../sandbox/index.js";
 import type { ToolsTask } from "../tasks/index.js";
-import type { ActionFormat } from "../tools/code/index.js";
+import type { ActionFormat } from "../tools/index.js";
 import { table } from "./format.js";
 
 type Out = (text: string) => void;
@@ -13,26 +15,27 @@ export interface ToolsRunOptions {
   out: string;
   limits: Partial<Limits>;
   json: boolean;
+  sandbox: BackendChoice;
+  allowNet: readonly string[];
   signal: AbortSignal;
 }
 
 /**
- * `acilab run` on a tools task such as acme: one action format with a summary, or `both` with seed
- * 000's comparison table (turns, tool calls, input tokens, answer).
+ * `acilab run` on a tools task such as acme: one action format with a summary, or `both` with the
+ * two formats side by side (turns, tool calls, input tokens, answer): code actions need fewer turns.
  */
 export async function runToolsCommand(options: ToolsRunOptions, out: Out): Promise<ToolsRunResult[]> {
-  const common = {
-    task: options.task,
-    policySpec: options.policySpec,
+  const kind = {
     history: options.history,
-    out: options.out,
     limits: options.limits,
-    signal: options.signal,
+    sandbox: options.sandbox,
+    allowNet: options.allowNet,
   };
+  const run = { policySpec: options.policySpec, out: options.out, signal: options.signal };
   const results =
     options.format === "both"
-      ? await compareActionFormats(common)
-      : [await runToolsTask({ ...common, actionFormat: options.format })];
+      ? await compareActionFormats(options.task, kind, run)
+      : [await runAnyTask(toolsRun(options.task, { ...kind, actionFormat: options.format }), run)];
   if (options.json) {
     out(JSON.stringify(options.format === "both" ? results : results[0], null, 2));
     return results;
@@ -41,8 +44,10 @@ export async function runToolsCommand(options: ToolsRunOptions, out: Out): Promi
   out("");
   out(comparisonTable(results));
   const [json, code] = results;
-  if (json && code && code.tokens_in > 0)
-    out(`\ncode actions read ${(json.tokens_in / code.tokens_in).toFixed(1)}× fewer input tokens`);
+  if (json && code && allInput(code.usage) > 0)
+    out(
+      `\ncode actions read ${(allInput(json.usage) / allInput(code.usage)).toFixed(1)}× fewer input tokens`,
+    );
   return results;
 }
 
@@ -53,8 +58,8 @@ export function comparisonTable(results: readonly ToolsRunResult[]): string {
       r.action_format,
       String(r.steps),
       String(r.tool_calls),
-      `${r.tokens_in.toLocaleString("en-US")}${r.tokens_estimated ? " (est.)" : ""}`,
-      r.answer === null ? `(none: ${r.stop_reason})` : shorten(r.answer, 60),
+      `${allInput(r.usage).toLocaleString("en-US")}${r.usage.estimated ? " (est.)" : ""}`,
+      r.grade.answer === null ? `(none: ${r.stop_reason})` : shorten(r.grade.answer, 60),
       r.resolved ? "yes" : "no",
     ]);
   }

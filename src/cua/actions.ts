@@ -1,11 +1,9 @@
 /**
- * The computer-use action space as model tools: one zod schema per tool, the JSON Schema the model is
- * shown, and a parser that turns a tool call into a CuaAction or an error observation phrased for the
- * model. A bad call never throws: the model reads what was wrong and tries again.
+ * The computer-use action space: one zod schema and one description per action, with the caps that
+ * bound them. ./tools.ts makes them tools of the shared registry (which validates calls and words
+ * every mistake for the model); describeAction writes one line per action for logs and frames.
  */
 import { z } from "zod";
-import type { ToolCall } from "../messages/index.js";
-import type { ToolSpec } from "../policies/index.js";
 import type { CuaAction } from "./types.js";
 
 /** The longest pause `wait` may ask for: longer belongs to the harness's settle logic, not the model. */
@@ -21,7 +19,8 @@ const coord = z
   .describe("pixels in the screenshot you were shown, from its top-left corner");
 const point = z.object({ x: coord, y: coord }).strict();
 
-const TOOLS = {
+/** Each action as a tool: what the model reads about it and the schema its input must pass. */
+export const CUA_ACTIONS = {
   click: {
     description: "Click at a point of the screenshot. Aim at the centre of the control.",
     schema: point.extend({ button: z.enum(["left", "right", "middle"]).optional() }).strict(),
@@ -69,69 +68,15 @@ const TOOLS = {
   },
 } as const;
 
-export type CuaToolName = keyof typeof TOOLS;
-export const CUA_TOOL_NAMES = Object.keys(TOOLS) as CuaToolName[];
-
-/** The tools a model is offered; `click_element` only when observations number the elements. */
-export function cuaToolSpecs(options: { elements: boolean }): ToolSpec[] {
-  return CUA_TOOL_NAMES.filter((name) => options.elements || name !== "click_element").map((name) => {
-    const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(TOOLS[name].schema, {
-      io: "input",
-    }) as Record<string, unknown>;
-    return { name, description: TOOLS[name].description, inputSchema };
-  });
-}
-
-export type ParsedAction = { ok: true; action: CuaAction } | { ok: false; error: string };
+export type CuaToolName = keyof typeof CUA_ACTIONS;
+export const CUA_TOOL_NAMES = Object.keys(CUA_ACTIONS) as CuaToolName[];
 
 /**
- * A tool call → an action, or the error observation to show. `elementCount` is how many numbered
- * elements the last observation offered (0 when it offered none: click_element is then refused).
+ * A validated call as the action it names. Each schema's output is its action minus `kind` (the tool
+ * name), so renaming is all there is.
  */
-export function parseAction(call: ToolCall, elementCount: number): ParsedAction {
-  if (!(call.name in TOOLS)) {
-    return {
-      ok: false,
-      error: `error: there is no tool named "${call.name}". Available: ${CUA_TOOL_NAMES.filter((n) => elementCount > 0 || n !== "click_element").join(", ")}.`,
-    };
-  }
-  const name = call.name as CuaToolName;
-  if (call.parseError !== undefined) {
-    return {
-      ok: false,
-      error: `error: the arguments for ${name} are not valid JSON (${call.parseError}). Send one JSON object.`,
-    };
-  }
-  if (name === "click_element" && elementCount === 0) {
-    return {
-      ok: false,
-      error:
-        "error: click_element needs a numbered element list, and this observation has none. Click by coordinates on the screenshot instead.",
-    };
-  }
-  const parsed = TOOLS[name].schema.safeParse(call.input ?? {});
-  if (!parsed.success) {
-    const problems = parsed.error.issues
-      .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "input"}: ${issue.message}`)
-      .join("; ");
-    return {
-      ok: false,
-      error: `error: invalid arguments for ${name} (${problems}). Fix them and call it again.`,
-    };
-  }
-  const action = toAction(name, parsed.data as Record<string, unknown>);
-  if (action.kind === "click_element" && action.index > elementCount) {
-    return {
-      ok: false,
-      error: `error: there is no element [${action.index}]; the list has ${elementCount} (1..${elementCount}).`,
-    };
-  }
-  return { ok: true, action };
-}
-
-function toAction(name: CuaToolName, input: Record<string, unknown>): CuaAction {
-  // Each schema's output is its action minus `kind` (the tool name), so renaming is all there is.
-  return { kind: name, ...input } as CuaAction;
+export function toAction(name: CuaToolName, input: unknown): CuaAction {
+  return { kind: name, ...(input as Record<string, unknown>) } as CuaAction;
 }
 
 /** One line for logs and contact sheets: `click (728, 410)`, `type "hello"`. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
   contextAfter,
+  EXAMPLE_RUN,
   imageCostTable,
-  SEED_002_RUN,
   screenshotsRead,
   simulateRun,
   turnsUntilWindow,
@@ -11,35 +11,35 @@ import {
 const within = (value: number, expected: number, tolerance: number) =>
   expect(Math.abs(value - expected)).toBeLessThanOrEqual(tolerance);
 
-describe("seed 002's 7-turn run, from the loop's own history processors and the ledger's prices", () => {
+describe("the worked 7-turn run, from the loop's own history processors and the ledger's prices", () => {
   it("context grows 1,600 a turn from 2,400; the untrimmed run sends 50,400 tokens", () => {
-    expect(contextAfter(SEED_002_RUN, 1)).toBe(2400);
-    expect(contextAfter(SEED_002_RUN, 7)).toBe(12_000);
-    expect(simulateRun(SEED_002_RUN, 7, { caching: false }).sentTokens).toBe(50_400);
+    expect(contextAfter(EXAMPLE_RUN, 1)).toBe(2400);
+    expect(contextAfter(EXAMPLE_RUN, 7)).toBe(12_000);
+    expect(simulateRun(EXAMPLE_RUN, 7, { caching: false }).sentTokens).toBe(50_400);
   });
 
   it("no caching: $0.265 untrimmed, $0.190 keeping the last 3 screenshots (a 1.4× win)", () => {
-    const all = simulateRun(SEED_002_RUN, 7, { caching: false });
-    const last3 = simulateRun(SEED_002_RUN, 7, { caching: false, history: "last:3" });
+    const all = simulateRun(EXAMPLE_RUN, 7, { caching: false });
+    const last3 = simulateRun(EXAMPLE_RUN, 7, { caching: false, history: "last:3" });
     within(all.costUsd, 0.265, 0.001);
     within(last3.costUsd, 0.19, 0.001);
-    // The seed counts a dropped image as 0 tokens; our placeholder text costs ~11 tokens each.
+    // The published example counts a dropped image as 0 tokens; our placeholder text costs ~11 tokens each.
     within(last3.sentTokens, 35_400, 120);
-    within(simulateRun(SEED_002_RUN, 7, { caching: false, history: "last:2" }).sentTokens, 27_900, 200);
+    within(simulateRun(EXAMPLE_RUN, 7, { caching: false, history: "last:2" }).sentTokens, 27_900, 200);
   });
 
   it("caching on: $0.107 untrimmed (38,400 read + 12,000 written), and trimming makes it worse", () => {
-    const cached = simulateRun(SEED_002_RUN, 7, { caching: true });
+    const cached = simulateRun(EXAMPLE_RUN, 7, { caching: true });
     expect(cached).toMatchObject({ cacheReadTokens: 38_400, cacheWriteTokens: 12_000, fullTokens: 0 });
     within(cached.costUsd, 0.107, 0.001);
-    const trimmed = simulateRun(SEED_002_RUN, 7, { caching: true, history: "last:3" });
-    // The seed prints $0.205 here; a prefix-exact cache model gives $0.179. Both: a loss against $0.107.
+    const trimmed = simulateRun(EXAMPLE_RUN, 7, { caching: true, history: "last:3" });
+    // The published example prints $0.205 here; a prefix-exact cache model gives $0.179. Both: a loss against $0.107.
     expect(trimmed.costUsd).toBeGreaterThan(cached.costUsd * 1.5);
     expect(trimmed.cacheWriteTokens).toBeGreaterThan(2 * cached.cacheWriteTokens);
   });
 
   it("longer runs: caching is worth ~2.5× at 7 steps and ~8× at 120; 30 cached steps cost $0.72", () => {
-    const shape = { ...SEED_002_RUN, outputTokensPerTurn: 80 };
+    const shape = { ...EXAMPLE_RUN, outputTokensPerTurn: 80 };
     const ratio = (n: number) =>
       simulateRun(shape, n, { caching: false }).costUsd / simulateRun(shape, n, { caching: true }).costUsd;
     within(ratio(7), 2.5, 0.05);
@@ -48,7 +48,7 @@ describe("seed 002's 7-turn run, from the loop's own history processors and the 
   });
 
   it("batch trimming keeps the cache between trims: cheaper than per-turn trimming on a long run", () => {
-    const shape = { ...SEED_002_RUN, outputTokensPerTurn: 80 };
+    const shape = { ...EXAMPLE_RUN, outputTokensPerTurn: 80 };
     const batch = simulateRun(shape, 60, { caching: true, history: "batch:3:8" });
     const perTurn = simulateRun(shape, 60, { caching: true, history: "last:3" });
     expect(batch.costUsd).toBeLessThan(perTurn.costUsd / 2);
@@ -56,8 +56,8 @@ describe("seed 002's 7-turn run, from the loop's own history processors and the 
   });
 
   it("the context window: 200k is first exceeded at turn 125, 1M at turn 625", () => {
-    expect(turnsUntilWindow(SEED_002_RUN, 200_000)).toBe(125);
-    expect(turnsUntilWindow(SEED_002_RUN, 1_000_000)).toBe(625);
+    expect(turnsUntilWindow(EXAMPLE_RUN, 200_000)).toBe(125);
+    expect(turnsUntilWindow(EXAMPLE_RUN, 1_000_000)).toBe(625);
   });
 });
 
@@ -76,7 +76,7 @@ describe("image cost per resolution and tier", () => {
     expect(row(1280, "standard")?.tokens).toBe(1196);
   });
 
-  it("sums screenshots read when keeping the last k (seed 000: k=3, T=5 → 12)", () => {
+  it("sums screenshots read when keeping the last k (k=3, T=5 → 12)", () => {
     expect(screenshotsRead(5, 3)).toBe(12);
     expect(screenshotsRead(5, 5)).toBe(15);
     expect(screenshotsRead(30, 3)).toBe(87);

@@ -1,5 +1,5 @@
 /**
- * Seed 002's cost model, computed by the code the agent runs: image tokens from scaling's patch rule,
+ * The cost model of a screenshot-driven computer-use run, computed by the code the agent runs: image tokens from scaling's patch rule,
  * screenshot trimming from the loop's history processors, dollars from the ledger's price arithmetic.
  * A run is simulated as its sequence of requests; caching is modelled the way Anthropic's works: a
  * breakpoint after the stable prefix and one at the end of every request, and a request reads from
@@ -12,7 +12,7 @@ import { parseScreenshotHistory } from "./history.js";
 import { imageTokens, modelImageSize, TIERS, type TierName } from "./scaling.js";
 import type { Size } from "./types.js";
 
-/** The seed's run: 800 stable tokens, a 100-token goal, 1,500-token screenshots, 100 tokens of reply per turn. */
+/** A run's shape: stable prefix, goal, screenshot size, reply and output tokens per turn. */
 export interface RunShape {
   prefixTokens: number;
   goalTokens: number;
@@ -22,7 +22,11 @@ export interface RunShape {
   outputTokensPerTurn: number;
 }
 
-export const SEED_002_RUN: RunShape = {
+/**
+ * The worked example the cost tests and `npm run bench cua` use: 800 stable tokens, a 100-token goal,
+ * 1,500-token screenshots, 100 tokens of reply per turn and 500 output tokens over 7 turns.
+ */
+export const EXAMPLE_RUN: RunShape = {
   prefixTokens: 800,
   goalTokens: 100,
   screenshot: { width: 1400, height: 840 },
@@ -30,8 +34,8 @@ export const SEED_002_RUN: RunShape = {
   outputTokensPerTurn: 500 / 7,
 };
 
-/** Seed 002's prices: $5 / $25 per million, cache reads 0.1×, writes 1.25× (the ledger's defaults). */
-export const SEED_002_PRICE: Price = { input: 5, output: 25 };
+/** The worked example's prices: $5 / $25 per million, cache reads 0.1×, writes 1.25× (the ledger's defaults). */
+export const EXAMPLE_PRICE: Price = { input: 5, output: 25 };
 
 export interface RunCost {
   turns: number;
@@ -120,19 +124,19 @@ export function simulateRun(
     cost.cacheReadTokens += usage.cacheReadTokens;
     cost.cacheWriteTokens += usage.cacheWriteTokens;
     cost.outputTokens += usage.outputTokens;
-    cost.costUsd += costOf(usage, options.price ?? SEED_002_PRICE);
+    cost.costUsd += costOf(usage, options.price ?? EXAMPLE_PRICE);
     cost.peakContext = Math.max(cost.peakContext, size);
   }
   return cost;
 }
 
-/** Context after turn n in the shaped run (seed 002: 2,400 + 1,600 × (n − 1)). */
+/** Context after turn n in the shaped run (the example: 2,400 + 1,600 × (n − 1)). */
 export function contextAfter(shape: RunShape, n: number): number {
   const image = imageTokens(shape.screenshot);
   return shape.prefixTokens + shape.goalTokens + image + (n - 1) * (shape.replyTokens + image);
 }
 
-/** First turn whose context exceeds `window` tokens (seed 002: turn 125 for 200k). */
+/** First turn whose context exceeds `window` tokens (the example: turn 125 for 200k). */
 export function turnsUntilWindow(shape: RunShape, window: number): number {
   let n = 1;
   while (contextAfter(shape, n) <= window) n++;
@@ -148,7 +152,7 @@ export interface ImageCostRow {
   downscaled: boolean;
 }
 
-/** Seed 002's resolution table: what each capture size becomes and costs on each tier. */
+/** The resolution table: what each capture size becomes and costs on each tier. */
 export function imageCostTable(
   captures: readonly Size[] = [
     { width: 1920, height: 1080 },
@@ -173,7 +177,7 @@ export function imageCostTable(
   );
 }
 
-/** Seed 000: screenshots read over T turns keeping the last k: kT − k(k−1)/2 (T(T+1)/2 when all are kept). */
+/** Screenshots read over T turns keeping the last k: kT − k(k−1)/2 (T(T+1)/2 when all are kept). */
 export function screenshotsRead(turns: number, keep: number): number {
   const k = Math.min(keep, turns);
   return k * turns - (k * (k - 1)) / 2;

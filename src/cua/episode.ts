@@ -1,35 +1,14 @@
 /** The shapes around one computer-use episode: what goes in, what comes out, how it can end. */
+
+import type { HistoryProcessor } from "../history/index.js";
 import type { Ledger } from "../ledger/index.js";
-import type { Usage } from "../messages/index.js";
+import type { Limits, RunOutcome } from "../loop/index.js";
 import type { Policy } from "../policies/index.js";
 import type { TrajectorySink } from "../trajectory/index.js";
 import type { ConfirmHook, ConfirmRequest } from "./gate.js";
-import type { ScreenshotHistory } from "./history.js";
 import type { FrameCodec } from "./perceive.js";
 import type { TierName, VisionTier } from "./scaling.js";
 import type { Environment, EnvironmentStart, ObserveKind, Size, UiElement } from "./types.js";
-
-/** Every way an episode ends; exactly one is recorded. */
-export type CuaStopReason =
-  | "done" // the model called done(summary)
-  | "step_limit" // the step cap was reached
-  | "budget" // the dollar budget was spent
-  | "stalled" // four steps in a row without a visible change
-  | "repeated" // the same action too many times in a row
-  | "time_limit" // the wall clock ran out
-  | "policy_error" // the provider failed after retries, or a script ran out / lost its target
-  | "env_error" // the environment itself failed (browser crashed, X server gone)
-  | "aborted"; // the caller's signal fired
-
-export interface CuaLimits {
-  /** Model calls allowed; seed 002's agent uses 30. */
-  maxSteps: number;
-  /** Dollars; undefined = no budget. Unknown prices never count as spent. */
-  budgetUsd: number | undefined;
-  wallClockMs: number;
-}
-
-export const DEFAULT_CUA_LIMITS: CuaLimits = { maxSteps: 30, budgetUsd: 1.5, wallClockMs: 10 * 60_000 };
 
 /** The task as the loop needs it; the task catalogue owns the rest (grading, app state). */
 export interface CuaTaskSpec {
@@ -76,26 +55,15 @@ export interface FrameRecord {
   note?: string;
 }
 
-export interface CuaOutcome {
-  stopReason: CuaStopReason;
-  /** A sentence for people: which limit, which error, or the done summary. */
-  detail: string;
-  /** The model's own summary when it called done. */
-  summary?: string;
-  steps: number;
-  usage: Usage;
-  /** Every input token: full price + cache reads + cache writes. */
-  tokensIn: number;
-  costUsd: number | undefined;
-  wallMs: number;
-  /** Per-step harness time (ms), excluding the model call and the environment's capture/act time. */
-  overheadMs: number[];
+/** How an episode ended: the loop's outcome, and what the screen observer and the gate kept. */
+export type CuaOutcome = RunOutcome & {
+  /** The last screen captured, and the image size the model saw it at. */
   screen: Size;
   model: Size;
   frames: FrameRecord[];
   /** Destructive clicks the gate stopped. */
   blocked: ConfirmRequest[];
-}
+};
 
 /** Everything one episode needs; only env, policy, task and observe are required. */
 export interface CuaEpisode {
@@ -107,9 +75,9 @@ export interface CuaEpisode {
   tier?: TierName | VisionTier;
   /** A fixed model image size (a resolution arm); it must fit the tier's caps. */
   modelSize?: Size;
-  limits?: Partial<CuaLimits>;
+  limits?: Partial<Limits>;
   /** Screenshots kept in the conversation: "all" (default), "last:<k>", "batch:<k>:<every>". */
-  history?: string | ScreenshotHistory;
+  history?: string | HistoryProcessor;
   ledger?: Ledger;
   trajectory?: TrajectorySink;
   /** Where to save one PNG per step (the model's view), beside the trajectory for contact sheets. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type ConfirmRequest, denyAll, destructiveMatch, gateClick, targetAt } from "./gate.js";
+import type { ToolTarget } from "../tools/index.js";
+import { type ConfirmRequest, confirmationGate, denyAll, destructiveMatch, targetAt } from "./gate.js";
 import type { UiElement } from "./types.js";
 
 const el = (
@@ -25,7 +26,7 @@ const ELEMENTS = [
 ];
 
 describe("destructiveMatch", () => {
-  it("matches the seed's vocabulary as whole words, case-insensitively", () => {
+  it("matches the destructive vocabulary (delete, remove, revoke …) as whole words, case-insensitively", () => {
     expect(destructiveMatch("Delete account")).toBe("delete");
     expect(destructiveMatch("REVOKE key")).toBe("revoke");
     expect(destructiveMatch("Cancel   subscription")).toBe("cancel subscription");
@@ -54,32 +55,66 @@ describe("targetAt", () => {
   });
 });
 
-describe("gateClick", () => {
-  it("denies a destructive click by default and says so in the observation", async () => {
-    const decision = await gateClick({ x: 300, y: 216 }, ELEMENTS, denyAll);
-    expect(decision.allow).toBe(false);
-    if (!decision.allow) {
-      expect(decision.observation).toMatch(
-        /blocked: .*button "Delete account".*matched "delete".*Nothing was clicked/,
-      );
-    }
+const target = (element: UiElement, point = { x: 300, y: 216 }): ToolTarget => ({
+  kind: "element",
+  role: element.role,
+  name: element.name,
+  states: element.states ?? [],
+  point,
+});
+const [EXPORT, DELETE] = ELEMENTS as [UiElement, UiElement];
+
+describe("confirmationGate", () => {
+  it("denies a destructive click by default, says what would have been hit, and records it", async () => {
+    const gate = confirmationGate();
+    const decision = await gate("click", {}, target(DELETE));
+    expect(decision).toEqual({
+      allow: false,
+      reason: expect.stringMatching(
+        /^that click would hit button "Delete account".*matched "delete".*nothing was clicked/,
+      ),
+    });
+    expect(gate.blocked).toEqual([
+      {
+        tool: "click",
+        element: { role: "button", name: "Delete account", states: [] },
+        matched: "delete",
+        point: { x: 300, y: 216 },
+        summary: 'click on button "Delete account" (matched "delete")',
+      },
+    ]);
   });
 
-  it("lets a harmless click through without asking, and a destructive one when a person approves", async () => {
+  it("lets calls without a target and harmless clicks through without asking, and asks for a destructive one", async () => {
     const asked: ConfirmRequest[] = [];
-    const approve = (r: ConfirmRequest) => {
+    const gate = confirmationGate((r) => {
       asked.push(r);
       return true;
-    };
-    expect(await gateClick({ x: 150, y: 216 }, ELEMENTS, approve)).toEqual({ allow: true });
+    });
+    expect(await gate("type", { text: "hi" })).toEqual({ allow: true });
+    expect(await gate("click", {}, target(EXPORT, { x: 150, y: 216 }))).toEqual({ allow: true });
     expect(asked).toHaveLength(0);
-    const decision = await gateClick({ x: 300, y: 216 }, ELEMENTS, approve);
-    expect(decision.allow).toBe(true);
+    expect(await gate("click", {}, target(DELETE))).toEqual({ allow: true });
     expect(asked[0]?.summary).toBe('click on button "Delete account" (matched "delete")');
+    expect(gate.blocked).toEqual([]); // approved clicks are not refusals
   });
 
-  it("uses a custom vocabulary", async () => {
-    const decision = await gateClick({ x: 150, y: 216 }, ELEMENTS, denyAll, ["export"]);
-    expect(decision.allow).toBe(false);
+  it("refuses a click whose target could not be read, and uses a custom vocabulary", async () => {
+    const unreadable = await confirmationGate()(
+      "click",
+      {},
+      {
+        kind: "unreadable",
+        reason: "its element capture failed: boom",
+        point: { x: 1, y: 1 },
+      },
+    );
+    expect(unreadable).toMatchObject({
+      allow: false,
+      reason: expect.stringMatching(/could not be checked.*boom/),
+    });
+    const custom = confirmationGate(denyAll, ["export"]);
+    expect(await custom("click", {}, target(EXPORT))).toMatchObject({ allow: false });
+    expect(await custom("click", {}, target(DELETE))).toEqual({ allow: true });
   });
 });

@@ -1,8 +1,10 @@
 /**
- * The confirmation gate (seed 002's fifth control): before a click lands, read the label of what it
- * would hit from the accessibility tree; if the label is destructive, ask a person. With nobody to
- * ask (headless runs) the answer is no: the gate fails closed, and the model is told why.
+ * The confirmation gate: before a click lands, read the label of what it would hit from the
+ * accessibility tree; if the label is destructive, ask a person. With nobody to ask (headless runs)
+ * the answer is no: the gate fails closed, and the model is told why. It is the registry's permission
+ * hook for computer use: the click tools' `resolve` step (./tools.ts) names the target, this judges it.
  */
+import type { PermissionHook, ScreenPoint } from "../tools/index.js";
 import type { UiElement } from "./types.js";
 
 /**
@@ -30,12 +32,14 @@ export const DESTRUCTIVE_VOCABULARY: readonly string[] = [
 export const GATE_NEAR_PX = 24;
 
 export interface ConfirmRequest {
+  /** The tool that would click (click, double_click, click_element). */
+  tool: string;
   /** The element the click would hit (or nearly hit). */
-  element: UiElement;
+  element: { role: string; name: string; states: string[] };
   /** The vocabulary entry that matched its label. */
   matched: string;
   /** Where on the screen the click would land. */
-  point: { x: number; y: number };
+  point: ScreenPoint;
   /** One line for a person: `click on button "Delete account" (matched "delete")`. */
   summary: string;
 }
@@ -45,6 +49,44 @@ export type ConfirmHook = (request: ConfirmRequest) => boolean | Promise<boolean
 
 /** The headless default: nobody is there to approve, so nothing destructive happens. */
 export const denyAll: ConfirmHook = () => false;
+
+/** The gate as the registry's permission hook, with the clicks it refused (a run's result lists them). */
+export type ConfirmationGate = PermissionHook & { readonly blocked: readonly ConfirmRequest[] };
+
+const ALLOW = { allow: true } as const;
+
+/**
+ * The confirmation gate as a permission hook. A call without a target (typing, scrolling, a click on
+ * empty space) goes through; a click whose target could not be read is refused (fail closed); a click
+ * on a destructive label asks `confirm`, and a refusal says what would have been hit.
+ */
+export function confirmationGate(
+  confirm: ConfirmHook = denyAll,
+  vocabulary: readonly string[] = DESTRUCTIVE_VOCABULARY,
+): ConfirmationGate {
+  const blocked: ConfirmRequest[] = [];
+  const hook: PermissionHook = async (tool, _input, target) => {
+    if (!target) return ALLOW;
+    if (target.kind === "unreadable") {
+      return {
+        allow: false,
+        reason: `the target of that click could not be checked for a destructive label (${target.reason}), so nothing was clicked; the observation below is a fresh capture, look at it before clicking again`,
+      };
+    }
+    const { role, name, states, point } = target;
+    const matched = destructiveMatch([name, ...states].join(" "), vocabulary);
+    if (!matched) return ALLOW;
+    const summary = `click on ${role} "${name}" (matched "${matched}")`;
+    const request: ConfirmRequest = { tool, element: { role, name, states }, matched, point, summary };
+    if (await confirm(request)) return ALLOW;
+    blocked.push(request);
+    return {
+      allow: false,
+      reason: `that click would hit ${role} "${name}", which looks destructive (matched "${matched}"), and it was not approved; nothing was clicked`,
+    };
+  };
+  return Object.assign(hook, { blocked });
+}
 
 /** The first vocabulary entry the label contains as whole words, or undefined. */
 export function destructiveMatch(label: string, vocabulary = DESTRUCTIVE_VOCABULARY): string | undefined {
@@ -80,38 +122,6 @@ export function targetAt(
     }
   }
   return best !== undefined && bestDistance <= near ? best : undefined;
-}
-
-export type GateDecision =
-  | { allow: true; checked?: ConfirmRequest }
-  | { allow: false; request: ConfirmRequest; observation: string };
-
-/** Decide a click at `point` (screen px) given the elements of the frame the model acted on. */
-export async function gateClick(
-  point: { x: number; y: number },
-  elements: readonly UiElement[],
-  confirm: ConfirmHook,
-  vocabulary = DESTRUCTIVE_VOCABULARY,
-): Promise<GateDecision> {
-  const element = targetAt(point, elements);
-  if (!element) return { allow: true };
-  const label = [element.name, ...(element.states ?? [])].join(" ");
-  const matched = destructiveMatch(label, vocabulary);
-  if (!matched) return { allow: true };
-  const request: ConfirmRequest = {
-    element,
-    matched,
-    point,
-    summary: `click on ${element.role} "${element.name}" (matched "${matched}")`,
-  };
-  if (await confirm(request)) return { allow: true, checked: request };
-  return {
-    allow: false,
-    request,
-    observation:
-      `blocked: that click would hit ${element.role} "${element.name}", which looks destructive (matched "${matched}"), ` +
-      "and it was not approved. Nothing was clicked. Do not try it again; if the task needs something else, find that control instead.",
-  };
 }
 
 function escapeRegExp(text: string): string {

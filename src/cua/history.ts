@@ -1,16 +1,11 @@
 /**
  * Which screenshots stay in the conversation. Every kept image is re-sent (and re-billed) each turn,
- * but trimming rewrites the prefix and costs the cache; seed 002's numbers say keep them all unless
- * the context window forces a trim, and then trim in batches. Text always stays: only images go.
+ * but trimming rewrites the prefix and costs the cache: with caching, keeping every screenshot costs
+ * less than trimming each turn (`npm run bench cua`'s cost lines), so keep them all unless the context
+ * window forces a trim, and then trim in batches. Text always stays: only images go.
  */
+import type { HistoryProcessor } from "../history/index.js";
 import type { Message } from "../messages/index.js";
-
-export interface ScreenshotHistory {
-  /** The canonical spec: "all", "last:<k>" or "batch:<k>:<every>". */
-  readonly name: string;
-  /** The messages to send for request `step` (0-based). Never mutates; untouched messages are the same objects. */
-  apply(messages: readonly Message[], step: number): Message[];
-}
 
 /** What replaces a dropped screenshot, so the model knows one was there. */
 export const OMITTED = "[screenshot from an earlier step omitted]";
@@ -35,12 +30,12 @@ function dropOldest(messages: readonly Message[], drop: number): Message[] {
   });
 }
 
-export function keepAllScreenshots(): ScreenshotHistory {
+export function keepAllScreenshots(): HistoryProcessor {
   return { name: "all", apply: (messages) => [...messages] };
 }
 
 /** Keep the newest `k` screenshots every turn: the prefix changes every turn, so the cache rarely hits. */
-export function lastScreenshots(k: number): ScreenshotHistory {
+export function lastScreenshots(k: number): HistoryProcessor {
   return {
     name: `last:${k}`,
     apply: (messages) => dropOldest(messages, imageMessages(messages).length - k),
@@ -50,9 +45,9 @@ export function lastScreenshots(k: number): ScreenshotHistory {
 /**
  * Re-trim to the newest `k` only on steps divisible by `every`; in between, what was dropped stays
  * dropped and new screenshots append, so the prefix is byte-identical and the cache holds: one
- * invalidation per batch (seed 002's `batch_trim`). One instance per run.
+ * invalidation per batch. One instance per run.
  */
-export function batchScreenshots(k: number, every: number): ScreenshotHistory {
+export function batchScreenshots(k: number, every: number): HistoryProcessor {
   let dropped = 0;
   return {
     name: `batch:${k}:${every}`,
@@ -66,7 +61,7 @@ export function batchScreenshots(k: number, every: number): ScreenshotHistory {
 }
 
 /** "all" | "last:<k>" | "batch:<k>:<every>", with an error that shows a valid one. */
-export function parseScreenshotHistory(spec: string): ScreenshotHistory {
+export function parseScreenshotHistory(spec: string): HistoryProcessor {
   const [kind, ...args] = spec.trim().split(":");
   const nums = args.map((a) => (/^\d+$/.test(a) ? Number(a) : Number.NaN));
   const ok = (n: number | undefined) => n !== undefined && Number.isSafeInteger(n) && n >= 1;

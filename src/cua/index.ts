@@ -1,50 +1,47 @@
 /**
- * Computer use: the loop, its action space, screen ↔ model scaling, the stall and repeat detectors,
- * the confirmation gate, screenshot history, the cost model and the scripted policy. Environments
+ * Computer use on the shared agent loop: its actions as registry tools, the confirmation gate as their
+ * permission hook, the screen as the loop's observer, screen ↔ model scaling, the stall and repeat
+ * detectors, screenshot history, the cost model and the scripted policy. Environments
  * live in ./env, the built-in tasks in ./tasks (each has its own index).
  */
 export {
+  CUA_ACTIONS,
   CUA_TOOL_NAMES,
   type CuaToolName,
-  cuaToolSpecs,
   describeAction,
   MAX_SCROLL_PX,
   MAX_TYPE_CHARS,
   MAX_WAIT_SECONDS,
-  type ParsedAction,
-  parseAction,
 } from "./actions.js";
-export { benchCuaOverhead, benchPerceptualDelta, type CuaBenchRow, cuaCostLines } from "./bench.js";
-export { formatImageSize, IMAGE_SIZE_HELP, imageSizeCommand, imageSizeReport } from "./cli-image-size.js";
 export {
   contextAfter,
+  EXAMPLE_PRICE,
+  EXAMPLE_RUN,
   imageCostTable,
   type RunCost,
   type RunShape,
-  SEED_002_PRICE,
-  SEED_002_RUN,
   screenshotsRead,
   simulateRun,
   turnsUntilWindow,
 } from "./cost.js";
+export { createEnvironment, DEFAULT_SCREEN, type InspectableEnvironment } from "./env/index.js";
 export {
-  type CuaLimits,
   type CuaOutcome,
-  type CuaStopReason,
   type CuaTaskSpec,
-  DEFAULT_CUA_LIMITS,
   type FrameAwarePolicy,
   type FrameRecord,
   isFrameAware,
   type PolicyFrame,
 } from "./episode.js";
 export {
+  type ConfirmationGate,
   type ConfirmHook,
   type ConfirmRequest,
+  confirmationGate,
   DESTRUCTIVE_VOCABULARY,
   denyAll,
   destructiveMatch,
-  gateClick,
+  GATE_NEAR_PX,
   targetAt,
 } from "./gate.js";
 export {
@@ -52,10 +49,16 @@ export {
   keepAllScreenshots,
   lastScreenshots,
   parseScreenshotHistory,
-  type ScreenshotHistory,
 } from "./history.js";
-export { type CuaEpisode, runCuaEpisode } from "./loop.js";
+export {
+  CUA_MAX_OUTPUT_TOKENS,
+  CUA_SYSTEM_PROMPT,
+  type CuaEpisode,
+  DEFAULT_SETTLE_MS,
+  runCuaEpisode,
+} from "./loop.js";
 export { formatElements, screenText, wrapScreenText } from "./observation.js";
+export { ScreenObserver, type ScreenObserverOptions } from "./observer.js";
 export { DECODE_ONCE_CODEC, type FrameCodec, IMAGE_HELPERS_CODEC } from "./perceive.js";
 export type { CuaTurnDetail, CuaTurnRecord } from "./records.js";
 export {
@@ -63,6 +66,7 @@ export {
   clickMapping,
   imageTokens,
   modelImageSize,
+  PATCH_PX,
   parseSize,
   parseTier,
   TIERS,
@@ -79,7 +83,6 @@ export {
   ScriptedCuaPolicy,
   type ScriptedCuaStep,
 } from "./scripted.js";
-export { CUA_SYSTEM_PROMPT } from "./session.js";
 export {
   actionHash,
   greyThumbnail,
@@ -90,5 +93,20 @@ export {
   STALL_WARN_AT,
   StallDetector,
 } from "./stall.js";
+export {
+  type AppState,
+  type CuaTask,
+  contactSheet,
+  cuaScriptedPolicy,
+  describeCuaTask,
+  frameCaptions,
+  type Grade,
+  getCuaTask,
+  LabelledEnvironment,
+  listCuaTasks,
+  startTaskEpisode,
+  type TaskDefence,
+} from "./tasks/index.js";
+export { type CuaToolContext, cuaTools, type FrameView, type ScreenStep } from "./tools.js";
 export type * from "./types.js";
 export { NoAccessibilityTreeError } from "./types.js";

@@ -4,8 +4,7 @@
  * the provider's usage drives the ledger and the budget.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { AnthropicPolicy } from "../policies/anthropic.js";
-import { OpenAIPolicy } from "../policies/openai.js";
+import { AnthropicPolicy, OpenAIPolicy } from "../policies/index.js";
 import { ANTHROPIC_TEST_MODEL, anthropicStream } from "../policies/testing/anthropic-wire.js";
 import { LoopbackServer, type ScriptedResponse } from "../policies/testing/loopback.js";
 import { openaiStream } from "../policies/testing/openai-wire.js";
@@ -72,7 +71,7 @@ describe("runCuaEpisode through the provider adapters", () => {
       timeoutMs: HANG_GUARD_MS,
     });
     const outcome = await runCuaEpisode({ env, policy, task: TASK, observe: "screenshot", settleMs: 0 });
-    expect(outcome).toMatchObject({ stopReason: "done", steps: 2, tokensIn: 4000 });
+    expect(outcome).toMatchObject({ stopReason: "submitted", steps: 2, usage: { inputTokens: 4000 } });
     expect(env.state.panelOpen).toBe(true);
     const [first, second] = server.requests.map((r) => imagesIn(r.body));
     expect(first).toHaveLength(1);

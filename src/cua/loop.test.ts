@@ -73,7 +73,7 @@ describe("runCuaEpisode", () => {
       frames: true,
       env: hd(),
     });
-    expect(outcome).toMatchObject({ stopReason: "done", summary: "saved", steps: 3 });
+    expect(outcome).toMatchObject({ stopReason: "submitted", summary: "saved", steps: 3 });
     expect(outcome.model).toEqual({ width: 1456, height: 819 });
     expect(env.state).toMatchObject({ saved: true, deleted: false });
     // The model clicked in 1456×819 space; the screen got the element centres back (±1 px of rounding).
@@ -105,7 +105,7 @@ describe("runCuaEpisode", () => {
     expect(JSON.stringify(trajectory.records)).not.toMatch(/iVBORw0KGgo/);
     expect(turns[0]?.cua.frame).toBe("frames/step-001.png");
     expect(turns[0]?.cua.screen_action).toMatchObject({ kind: "click" });
-    expect(outcome.tokensIn).toBeGreaterThan(3 * 1560); // each request carried at least one 1,560-token image
+    expect(outcome.usage.inputTokens + outcome.usage.cacheReadTokens).toBeGreaterThan(3 * 1560); // each request carried at least one 1,560-token image
   });
 
   it("sends one image per observation, the instruction first, and screen text wrapped as untrusted data", async () => {
@@ -134,7 +134,9 @@ describe("runCuaEpisode", () => {
     expect(env.acts.filter((a) => a.kind === "click")).toHaveLength(2);
     const blocked = policy.requests[2]?.messages.at(-1) as Extract<Message, { role: "tool" }>;
     expect(blocked.isError).toBe(true);
-    expect(blocked.content).toMatch(/^blocked: that click would hit button "Delete account"/);
+    expect(blocked.content).toMatch(
+      /^error: permission denied for click: that click would hit button "Delete account", which looks destructive \(matched "delete"\), and it was not approved; nothing was clicked\./,
+    );
     expect(outcome.frames[2]?.note).toMatch(/blocked click on button "Delete account"/);
   });
 
@@ -186,7 +188,7 @@ describe("runCuaEpisode", () => {
     expect(turns[2]?.cua.warnings.join()).toMatch(/same action 2 times/);
   });
 
-  it("answers an out-of-image click and a click_element without numbers with errors, and acts on neither", async () => {
+  it("answers an out-of-image click, a click_element it does not offer and a bad wait with errors, and acts on none", async () => {
     const { outcome, env, policy } = await run(
       [
         { call: { name: "click", input: { x: 1500, y: 10 } } }, // inside the 1920-wide screen, outside the 1456-wide image
@@ -196,12 +198,40 @@ describe("runCuaEpisode", () => {
       ],
       { env: hd() },
     );
-    expect(outcome.stopReason).toBe("done");
+    expect(outcome.stopReason).toBe("submitted");
     expect(env.acts).toEqual([]);
     const observations = policy.requests.slice(1).map((r) => r.messages.at(-1)?.content ?? "");
     expect(observations[0]).toMatch(/\(1500, 10\) is outside the screenshot, which is 1456×819/);
-    expect(observations[1]).toMatch(/this observation has none/);
+    // A screenshot observation numbers no elements, so click_element is not among the tools at all.
+    expect(observations[1]).toMatch(/no tool named "click_element". Available tools: click, double_click/);
+    expect(policy.requests[0]?.tools.map((t) => t.name)).not.toContain("click_element");
     expect(observations[2]).toMatch(/invalid arguments for wait/);
+  });
+
+  it("stops after 3 malformed calls in a row with format_errors, the limit coding runs have", async () => {
+    const { outcome, env } = await run([
+      { call: { name: "rm_rf", input: {} } },
+      { call: { name: "wait", input: { seconds: 60 } } },
+      { call: { name: "type", input: {} } },
+      { done: "never reached" },
+    ]);
+    expect(outcome.stopReason).toBe("format_errors");
+    expect(outcome.steps).toBe(3);
+    expect(outcome.detail).toMatch(/3 malformed responses in a row \(last: invalid type call\)/);
+    expect(env.acts).toEqual([]);
+  });
+
+  it("asks the history processor with the 0-based index of each request, as coding runs do", async () => {
+    const steps: number[] = [];
+    const history = {
+      name: "spy",
+      apply: (messages: readonly Message[], step: number) => {
+        steps.push(step);
+        return [...messages];
+      },
+    };
+    await run([OPEN, SAVE, { done: "saved" }], { history });
+    expect(steps).toEqual([0, 1, 2]);
   });
 
   it("clicks numbered elements on the a11y observation, re-checked against a fresh snapshot", async () => {
@@ -209,7 +239,7 @@ describe("runCuaEpisode", () => {
       observe: "a11y",
       scripted: { useElementNumbers: true },
     });
-    expect(outcome.stopReason).toBe("done");
+    expect(outcome.stopReason).toBe("submitted");
     expect(env.state.saved).toBe(true);
     const save = env.box("save");
     const centre = { x: Math.round(save.x + save.width / 2), y: Math.round(save.y + save.height / 2) };
@@ -239,10 +269,21 @@ describe("runCuaEpisode", () => {
     expect(broken.outcome).toMatchObject({ stopReason: "env_error" });
     expect(broken.outcome.detail).toMatch(/browser environment failed: Target page/);
     expect(broken.trajectory.records.map((r) => r.type)).toEqual(["run_start", "run_end"]);
+    // An action the environment fails to perform ends the run the same way, after that turn.
+    class Dying extends MemorySettingsApp {
+      override async act(): Promise<void> {
+        throw new Error("Target page, context or browser has been closed");
+      }
+    }
+    const dying = await run([OPEN, SAVE], { env: new Dying({ width: 800, height: 450 }) });
+    expect(dying.outcome).toMatchObject({ stopReason: "env_error", steps: 1 });
+    expect(dying.outcome.detail).toBe(
+      "browser environment failed: Target page, context or browser has been closed",
+    );
     const x11 = await run([{ click: { x: 100, y: 100 } }, { done: "ok" }], {
       env: new MemorySettingsApp({ width: 800, height: 450 }, { a11y: false }),
     });
-    expect(x11.outcome.stopReason).toBe("done");
+    expect(x11.outcome.stopReason).toBe("submitted");
     expect(x11.outcome.detail).toMatch(/confirmation gate cannot read labels/);
   });
 
@@ -266,11 +307,13 @@ describe("runCuaEpisode", () => {
     const unchecked = policy.requests[2]?.messages.at(-1) as Extract<Message, { role: "tool" }>;
     expect(unchecked.isError).toBe(true);
     expect(unchecked.content).toMatch(
-      /^blocked: the target of that click could not be checked .*Unable to capture screenshot.*nothing was clicked/,
+      /^error: permission denied for click: the target of that click could not be checked .*Unable to capture screenshot.*nothing was clicked/,
     );
     // The next frame has its labels again: the gate names the button instead of failing open.
     const gated = policy.requests[3]?.messages.at(-1) as Extract<Message, { role: "tool" }>;
-    expect(gated.content).toMatch(/^blocked: that click would hit button "Delete account"/);
+    expect(gated.content).toMatch(
+      /^error: permission denied for click: that click would hit button "Delete account"/,
+    );
     expect(outcome.detail).not.toMatch(/cannot read labels/);
     expect(env.captures.filter((c) => c === "screenshot")).toHaveLength(1);
   });

@@ -1,74 +1,137 @@
 /**
- * The computer-use loop (seed 002): capture once → judge the change → show the model → validate its
- * action → map it to the screen → gate it → act. Everything else plugs in around it: the session
- * (limits, ledger, history, records), the perceiver (capture, downscale, frames) and performCall
- * (validate, map, gate, act).
+ * A computer-use episode on the one agent loop (src/loop: runAgent): the actions are tools of the
+ * shared registry (./tools.ts), the confirmation gate is its permission hook (./gate.ts), and the
+ * screen is the loop's observer (./observer.ts). This file only puts those parts together, writes the
+ * run's first and last records, and adds what the observer and the gate kept to the outcome.
  */
-import { performCall } from "./act.js";
-import { describeAction } from "./actions.js";
-import type { CuaEpisode, CuaOutcome } from "./episode.js";
-import { joinParts } from "./observation.js";
-import { EpisodeSession } from "./session.js";
-import { perceptualDelta } from "./stall.js";
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { Ledger } from "../ledger/index.js";
+import { DEFAULT_CUA_LIMITS, runAgent, runEndRecord } from "../loop/index.js";
+import { ToolRegistry } from "../tools/index.js";
+import type { TrajectorySink } from "../trajectory/index.js";
+import { type CuaEpisode, type CuaOutcome, isFrameAware } from "./episode.js";
+import { confirmationGate, DESTRUCTIVE_VOCABULARY, denyAll } from "./gate.js";
+import { parseScreenshotHistory } from "./history.js";
+import { ScreenObserver } from "./observer.js";
+import { DECODE_ONCE_CODEC, Perceiver } from "./perceive.js";
+import { cuaRunStart } from "./records.js";
+import { imageTokens, modelImageSize, TIERS, type VisionTier } from "./scaling.js";
+import { type CuaToolContext, cuaTools } from "./tools.js";
+import type { Size } from "./types.js";
 
 export type { CuaEpisode } from "./episode.js";
+
+export const CUA_SYSTEM_PROMPT = readFileSync(new URL("./system-prompt.txt", import.meta.url), "utf8");
+
+/**
+ * Pause after an action before the next capture, so a navigation or a menu animation lands in the
+ * frame the model sees (0.4 s is common for desktop apps; loopback pages settle faster). `wait` is the
+ * model's tool for anything longer.
+ */
+export const DEFAULT_SETTLE_MS = 200;
+
+/** Output tokens per reply: one tool call and a sentence of thought need a few hundred. */
+export const CUA_MAX_OUTPUT_TOKENS = 1024;
 
 const NO_TOOL_CALL =
   "error: your reply called no tool. Call exactly one tool each turn; call done when finished.";
 
+const NO_TRAJECTORY: TrajectorySink = { write: () => undefined };
+
 export async function runCuaEpisode(ep: CuaEpisode): Promise<CuaOutcome> {
-  const s = new EpisodeSession(ep);
-  try {
-    if (ep.reset !== false) await ep.env.reset(ep.task.start);
-    let frame = await s.see(0, "start");
-    s.messages.push({
-      role: "user",
-      content: joinParts(s.taskText(frame), frame.text),
-      images: [frame.image],
-    });
-    for (;;) {
-      const stop = s.limitReached();
-      if (stop) return s.end(stop.reason, stop.detail);
-      const turn = await s.ask();
-      const [call, ...extra] = turn.reply.message.toolCalls;
-      if (!call) {
-        s.answer(turn, [{ role: "user", content: NO_TOOL_CALL }]);
-        continue;
-      }
-      const result = await performCall(call, s.actContext(frame));
-      if (result.kind === "done") {
-        s.answer(turn, [{ role: "tool", toolCallId: call.id, content: "ok: done" }], { call });
-        return s.end("done", result.summary, result.summary);
-      }
-      const previous = frame;
-      frame = await s.see(turn.step, result.action ? describeAction(result.action) : `invalid ${call.name}`);
-      const stall = s.stall.observe(
-        perceptualDelta(previous.thumb, frame.thumb),
-        s.stateChanged(previous, frame),
-      );
-      const repeat = result.action ? s.repeat.observe(result.action) : undefined;
-      const warnings = [stall.warning, repeat?.warning].filter((w): w is string => w !== undefined);
-      const content = joinParts(result.text, ...warnings, frame.text);
-      s.answer(
-        turn,
-        [
-          {
-            role: "tool",
-            toolCallId: call.id,
-            content,
-            images: [frame.image],
-            ...(result.error ? { isError: true } : {}),
-          },
-          ...extra.map((c) => s.notRun(c.id)),
-        ],
-        { call, result, frame, stall, repeats: repeat?.count ?? 0, warnings },
-      );
-      if (stall.halt) return s.end("stalled", `no visible change across ${stall.stalls} steps in a row`);
-      if (repeat?.halt && result.action) {
-        return s.end("repeated", `${describeAction(result.action)} asked for ${repeat.count} times in a row`);
-      }
-    }
-  } catch (err) {
-    return s.fail(err);
-  }
+  const tier = typeof ep.tier === "object" ? ep.tier : TIERS[ep.tier ?? "standard"];
+  if (ep.modelSize) checkFits(ep.modelSize, tier);
+  const modelSizeFor = (screen: Size) => ep.modelSize ?? modelImageSize(screen, tier);
+  const limits = { ...DEFAULT_CUA_LIMITS, ...ep.limits };
+  const ledger = ep.ledger ?? new Ledger();
+  const trajectory = ep.trajectory ?? NO_TRAJECTORY;
+  const history = typeof ep.history === "object" ? ep.history : parseScreenshotHistory(ep.history ?? "all");
+  const perceiver = new Perceiver({
+    env: ep.env,
+    observe: ep.observe,
+    modelSizeFor,
+    codec: ep.codec ?? DECODE_ONCE_CODEC,
+    ...(ep.framesDir ? { framesDir: ep.framesDir } : {}),
+  });
+  const gate = confirmationGate(ep.confirm ?? denyAll, ep.vocabulary ?? DESTRUCTIVE_VOCABULARY);
+  const tools = new ToolRegistry<CuaToolContext>(
+    cuaTools({ elements: ep.observe === "a11y" || ep.observe === "som" }),
+  );
+  const context: CuaToolContext = {
+    env: ep.env,
+    // Replaced by the observer's first capture before the model is asked anything.
+    frame: { screen: ep.env.screen, model: modelSizeFor(ep.env.screen), elements: [], numbered: 0 },
+    snapshot: () => perceiver.snapshot(),
+    settleMs: ep.settleMs ?? DEFAULT_SETTLE_MS,
+    executed: [],
+    permission: gate,
+    ...(ep.signal ? { signal: ep.signal } : {}),
+  };
+  const { policy } = ep;
+  const observer = new ScreenObserver({
+    env: ep.env,
+    observe: ep.observe,
+    perceiver,
+    context,
+    tools,
+    gate,
+    ...(ep.reset !== false ? { start: ep.task.start } : {}),
+    ...(isFrameAware(policy) ? { seeFrame: (frame) => policy.seeFrame(frame) } : {}),
+    ...(ep.repeat ? { repeat: ep.repeat } : {}),
+  });
+  const system = ep.system ?? CUA_SYSTEM_PROMPT;
+  // Written before anything can fail, so every trajectory that has a run_end has its run_start.
+  trajectory.write(
+    cuaRunStart({
+      runId: ep.runId ?? randomUUID(),
+      task: ep.task.id,
+      policy: policy.spec,
+      observe: ep.observe,
+      history: history.name,
+      limits,
+      system,
+      tools: tools.specs(),
+      screen: ep.env.screen,
+      model: modelSizeFor(ep.env.screen),
+      tier: tier.name,
+    }),
+  );
+  const outcome = await runAgent({
+    policy,
+    tools,
+    context,
+    history,
+    limits,
+    ledger,
+    trajectory,
+    system,
+    memory: "",
+    task: ep.task.instruction,
+    maxOutputTokens: ep.maxOutputTokens ?? CUA_MAX_OUTPUT_TOKENS,
+    observer,
+    maxCallsPerTurn: 1,
+    noToolCall: NO_TOOL_CALL,
+    ...(ep.signal ? { signal: ep.signal } : {}),
+  });
+  const screen = observer.last?.capture.size ?? ep.env.screen;
+  const note = perceiver.elementsNote;
+  const episode: CuaOutcome = {
+    ...outcome,
+    detail: note ? `${outcome.detail} (note: ${note})` : outcome.detail,
+    screen,
+    model: observer.last?.model ?? modelSizeFor(screen),
+    frames: observer.frames,
+    blocked: [...gate.blocked],
+  };
+  trajectory.write(runEndRecord(episode));
+  return episode;
+}
+
+function checkFits(size: Size, tier: VisionTier): void {
+  if (imageTokens(size) <= tier.maxTokens && Math.max(size.width, size.height) <= tier.maxLongEdge) return;
+  throw new Error(
+    `model size ${size.width}×${size.height} does not fit the ${tier.name} tier (${tier.maxLongEdge} px, ` +
+      `${tier.maxTokens} tokens): the provider would shrink it again and clicks would miss — pick a smaller size or the high tier`,
+  );
 }

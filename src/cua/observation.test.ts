@@ -38,7 +38,7 @@ describe("formatElements", () => {
       SCREEN,
     );
     expect(listed).toBe(2);
-    // Submit's centre (960, 541) on the screen is (728, 410) in the 1456×819 image (seed 000).
+    // Submit's centre (960, 541) on the screen is (728, 410) in the 1456×819 image.
     expect(text).toBe(
       '[1] button "Submit" at (728, 410)\n[2] combobox "Digest frequency" (disabled) at (38, 15)',
     );

@@ -13,7 +13,7 @@ import {
 
 const HD = { width: 1920, height: 1080 };
 
-describe("imageTokens (seeds 000 and 002)", () => {
+describe("imageTokens", () => {
   it("counts started 28-pixel patches", () => {
     expect(imageTokens({ width: 1400, height: 788 })).toBe(1450); // 50 × 29
     expect(imageTokens({ width: 1456, height: 819 })).toBe(1560); // 52 × 30
@@ -77,7 +77,7 @@ describe("modelImageSize", () => {
 
 describe("toScreen", () => {
   const model = { width: 1456, height: 819 };
-  it("maps seed 000's Submit button back with separate ratios, rounding half up", () => {
+  it("maps a Submit button at (728, 410) in a 1456×819 image back with separate ratios, rounding half up", () => {
     expect(toScreen(728, 410, model, HD)).toEqual({ x: 960, y: 541 });
   });
 

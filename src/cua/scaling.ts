@@ -1,7 +1,7 @@
 /**
  * Screen ↔ model image geometry. Providers shrink a large screenshot before the model sees it, and the
  * model answers in the coordinates of the image it saw; a harness that forgets to map them back clicks
- * hundreds of pixels away (seed 000's coordinate bug). We downscale ourselves, to the same size the
+ * hundreds of pixels away (the coordinate-scaling bug). We downscale ourselves, to the same size the
  * provider would, so the bytes sent are the bytes billed and the mapping is exact.
  */
 import type { Size } from "./types.js";
@@ -73,8 +73,8 @@ export function clickMapping(model: Size, screen: Size): ClickMapping {
 
 /**
  * Maps a point in the model's image to the screen: separate x and y ratios, round half up, clamp to
- * the screen (rounding at the far edge can land one pixel outside). Seed 000: (728, 410) on 1456×819
- * → (960, 541) on 1920×1080.
+ * the screen (rounding at the far edge can land one pixel outside). Example: (728, 410) on
+ * 1456×819 → (960, 541) on 1920×1080.
  */
 export function toScreen(x: number, y: number, model: Size, screen: Size): { x: number; y: number } {
   const sx = Math.floor((x * screen.width) / model.width + 0.5);

@@ -31,7 +31,7 @@ async function calls(steps: ScriptedCuaStep[], frame = FRAME, options = {}) {
 }
 
 describe("ScriptedCuaPolicy", () => {
-  it("clicks a named element at its centre in MODEL coordinates (seed 000's Submit: (728, 410))", async () => {
+  it("clicks a named element at its centre in MODEL coordinates (Submit at (728, 410) in the 1456×819 image)", async () => {
     const { out } = await calls([{ click: { role: "button", name: "Submit" } }, { done: "ok" }]);
     expect(out[0]).toEqual({ name: "click", input: { x: 728, y: 410 } });
   });

@@ -2,7 +2,7 @@
  * Noticing that progress stopped. A stalled computer-use run looks like steady work from inside (the
  * model keeps narrating), so the harness compares what the screen LOOKS like between steps: a byte
  * hash changes with every cursor blink and never fires; a perceptual delta on a small greyscale
- * thumbnail ignores that noise and still sees any real change (seed 002).
+ * thumbnail ignores that noise and still sees any real change.
  */
 import { createHash } from "node:crypto";
 

@@ -1,6 +1,3 @@
-import { isResolved, scoreStatuses } from "../swebench/index.js";
-import type { GradingRules, Instance, InstanceReport } from "../swebench/types.js";
-import { type Canary, type CanaryCheck, checkCanaries } from "./canaries/index.js";
 import {
   LOG_PARSERS,
   type LogParserName,
@@ -8,8 +5,17 @@ import {
   suiteRan,
   type TestStatus,
   type TestStatusMap,
-} from "./parsers/index.js";
-import { END_TEST_OUTPUT, gradeSwebenchLog, START_TEST_OUTPUT, TEST_EXIT_CODE } from "./swebench-rules.js";
+} from "../parsers/index.js";
+import type { GradingRules, Instance, InstanceReport } from "../swebench/index.js";
+import {
+  END_TEST_OUTPUT,
+  gradeSwebenchLog,
+  isResolved,
+  START_TEST_OUTPUT,
+  scoreStatuses,
+  TEST_EXIT_CODE,
+} from "../swebench/index.js";
+import { type Canary, type CanaryCheck, checkCanaries } from "./canaries/index.js";
 
 /** The rule sets `--rules` takes (see GradingRules). */
 export const GRADING_RULES: readonly GradingRules[] = ["hardened", "swebench"];

@@ -1,6 +1,5 @@
 import { randomInt } from "node:crypto";
 import type { BackendChoice, Sandbox } from "../sandbox/index.js";
-import { isTestPath, patchPaths, touchesTests } from "../swebench/index.js";
 import type {
   GradedInstance,
   GradeOptions,
@@ -8,7 +7,8 @@ import type {
   Instance,
   InstanceReport,
   Prediction,
-} from "../swebench/types.js";
+} from "../swebench/index.js";
+import { isTestPath, patchPaths, touchesTests } from "../swebench/index.js";
 import {
   checkoutAt,
   openTaskSandbox,

@@ -1,7 +1,7 @@
+export { gradeSwebenchLog } from "../swebench/index.js";
 export {
   type Canary,
   type CanaryCheck,
-  type CanaryResult,
   checkCanaries,
   planCanaries,
 } from "./canaries/index.js";
@@ -15,20 +15,8 @@ export {
   readTestOutput,
   type TestRun,
 } from "./grade-log.js";
-export {
-  LOG_PARSER_NAMES,
-  LOG_PARSERS,
-  type LogParserName,
-  lookupStatus,
-  parseNodeTap,
-  parsePytest,
-  suiteRan,
-  type TestStatus,
-  type TestStatusMap,
-} from "./parsers/index.js";
 export { patchProblem } from "./patch-check.js";
 export { splitByBase, testFilesToReset } from "./restore.js";
 export { guardTestCommand } from "./runner-guard.js";
 export { type ApplyResult, applyCandidate } from "./steps.js";
-export { gradeSwebenchLog } from "./swebench-rules.js";
 export { NOOP_PATCH, type Validation, validateInstance } from "./validate.js";

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parsePytest } from "./parsers/index.js";
+import { parsePytest } from "../parsers/index.js";
 import { guardTestCommand } from "./runner-guard.js";
 
 const dirs: string[] = [];

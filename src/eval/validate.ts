@@ -1,4 +1,4 @@
-import type { GradeOptions, Instance, InstanceReport } from "../swebench/types.js";
+import type { GradeOptions, Instance, InstanceReport } from "../swebench/index.js";
 import { gradeInstance } from "./grade.js";
 
 /** A patch that changes nothing the tests look at: the base as it is, but run (an empty patch is not). */

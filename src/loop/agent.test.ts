@@ -2,15 +2,20 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { keepAll } from "../history/index.js";
 import { Ledger } from "../ledger/index.js";
-import type { AssistantMessage } from "../messages/index.js";
+import type { AssistantMessage, Message } from "../messages/index.js";
 import { type Policy, PolicyError, type PolicyReply, type PolicyRequest } from "../policies/index.js";
 import { ProcessSandbox } from "../sandbox/index.js";
 import { HANG_GUARD_MS } from "../testing/time.js";
-import { ToolRegistry } from "../tools/registry.js";
-import { toolset } from "../tools/toolsets.js";
-import { newEditorState } from "../tools/types.js";
+import {
+  type BaseToolContext,
+  newEditorState,
+  type ToolDefinition,
+  ToolRegistry,
+  toolset,
+} from "../tools/index.js";
 import {
   MemoryTrajectory,
   readTrajectory,
@@ -19,7 +24,8 @@ import {
   type TurnRecord,
 } from "../trajectory/index.js";
 import { type AgentRun, runAgent } from "./agent.js";
-import { DEFAULT_LIMITS } from "./types.js";
+import type { RunOutcome } from "./types.js";
+import { DEFAULT_LIMITS, type RunObserver } from "./types.js";
 
 /** A policy that returns prepared replies (or throws prepared errors) and records the requests it saw. */
 class FakePolicy implements Policy {
@@ -109,6 +115,24 @@ describe("runAgent", () => {
     expect(outcome.costUsd).toBeCloseTo((2 * (1000 * 3 + 100 * 15)) / 1e6, 10);
   });
 
+  it("asks the history processor with the 0-based index of each request, as its contract says", async () => {
+    const steps: number[] = [];
+    const history = {
+      name: "spy",
+      apply: (messages: readonly Message[], step: number) => {
+        steps.push(step);
+        return [...messages];
+      },
+    };
+    const policy = new FakePolicy([
+      say([{ id: "a", name: "view", input: { path: "calc.py" } }]),
+      say([{ id: "b", name: "view", input: { path: "calc.py" } }]),
+      say([{ id: "c", name: "submit", input: {} }]),
+    ]);
+    await runAgent(setup(policy, { history }));
+    expect(steps).toEqual([0, 1, 2]);
+  });
+
   it("turns unknown tools and bad arguments into error observations, and stops after 3 in a row", async () => {
     const policy = new FakePolicy([
       say([{ id: "1", name: "rm_rf", input: {} }]),
@@ -184,5 +208,113 @@ describe("runAgent", () => {
     const first = sink.records.find((r): r is TurnRecord => r.type === "turn");
     expect(first?.actions[0]?.error).toBe("outside_workspace");
     expect(first?.actions[0]?.observation).not.toContain("root:");
+  });
+});
+
+describe("runAgent with an observer and no workspace", () => {
+  const image = {
+    type: "image",
+    mediaType: "image/png",
+    data: "iVBORw0KGgoAAAA",
+    width: 2,
+    height: 2,
+  } as const;
+  const schema = z.object({ id: z.string() });
+  /** A tool that needs no workspace: it notes its id, or finishes with a summary. */
+  const note: ToolDefinition<typeof schema, BaseToolContext> = {
+    name: "note",
+    description: "Notes an id; the id 'end' finishes.",
+    schema,
+    kind: "execute",
+    execute: async ({ id }) =>
+      id === "end" ? { output: "ok: done", submitted: true, summary: "all noted" } : { output: `ok ${id}` },
+  };
+  const call = (id: string) => ({ id, name: "note", input: { id } });
+
+  function observed(
+    policy: Policy,
+    observer: RunObserver,
+    sink = new MemoryTrajectory(),
+  ): Promise<RunOutcome> {
+    return runAgent<BaseToolContext>({
+      policy,
+      tools: new ToolRegistry<BaseToolContext>([note]),
+      context: {},
+      history: keepAll(),
+      limits: { ...DEFAULT_LIMITS, maxSteps: 10 },
+      ledger: new Ledger(),
+      trajectory: sink,
+      system: "system",
+      memory: "",
+      task: "note things",
+      maxOutputTokens: 1000,
+      observer,
+      maxCallsPerTurn: 1,
+    });
+  }
+
+  it("opens with the observer's first look, joins each later look to the call that ran, and stops when it says", async () => {
+    const seenTurns: Array<{ step: number; calls: string[] }> = [];
+    const observer: RunObserver = {
+      environment: "test",
+      begin: async () => ({ text: "screen: empty", images: [image] }),
+      afterTurn: async ({ step, actions }) => {
+        seenTurns.push({ step, calls: actions.map((a) => a.call.id) });
+        return step === 1
+          ? { text: `seen ${step}`, images: [image], record: { seen: step } }
+          : { record: { seen: step }, stop: { reason: "stalled", detail: "nothing changed" } };
+      },
+    };
+    const policy = new FakePolicy([say([call("a"), call("b")]), say([call("c")])]);
+    const sink = new MemoryTrajectory();
+    const outcome = await observed(policy, observer, sink);
+    expect(outcome).toMatchObject({ stopReason: "stalled", detail: "nothing changed", steps: 2 });
+    expect(seenTurns).toEqual([
+      { step: 1, calls: ["a"] },
+      { step: 2, calls: ["c"] },
+    ]);
+    expect(policy.requests[0]?.messages).toEqual([
+      { role: "user", content: "note things\n\nscreen: empty", images: [image] },
+    ]);
+    const [, , first, second] = policy.requests[1]?.messages ?? [];
+    expect(first).toEqual({ role: "tool", toolCallId: "a", content: "ok a\n\nseen 1", images: [image] });
+    expect(second).toMatchObject({
+      toolCallId: "b",
+      content: "not run: one action per turn, and only the first call of your reply was run.",
+      isError: true,
+    });
+    const turns = sink.records.filter((r): r is TurnRecord & { seen: number } => r.type === "turn");
+    expect(turns.map((t) => t.seen)).toEqual([1, 2]);
+    expect(turns[0]?.actions[0]?.observation).toBe("ok a\n\nseen 1"); // what the model read
+    expect(turns[0]?.actions[0]?.files_changed).toEqual([]); // no workspace, no change tracking
+    expect(JSON.stringify(sink.records)).not.toContain("iVBORw0KGgo"); // images stay refs, never bytes
+  });
+
+  it("ends with env_error when the observer fails, before the first request or after a turn", async () => {
+    const dead: RunObserver = {
+      environment: "browser",
+      begin: async () => {
+        throw new Error("browser has been closed");
+      },
+      afterTurn: async () => ({}),
+    };
+    const never = new FakePolicy([]);
+    expect(await observed(never, dead)).toMatchObject({
+      stopReason: "env_error",
+      detail: "browser environment failed: browser has been closed",
+      steps: 0,
+    });
+    expect(never.requests).toEqual([]);
+    const dying: RunObserver = { ...dead, begin: async () => ({}), afterTurn: dead.begin };
+    expect(await observed(new FakePolicy([say([call("a")])]), dying)).toMatchObject({
+      stopReason: "env_error",
+      steps: 1,
+    });
+  });
+
+  it("takes a submitted summary as the run's detail", async () => {
+    const quiet: RunObserver = { environment: "test", begin: async () => ({}), afterTurn: async () => ({}) };
+    const outcome = await observed(new FakePolicy([say([call("end")])]), quiet);
+    expect(outcome).toMatchObject({ stopReason: "submitted", detail: "all noted", summary: "all noted" });
   });
 });

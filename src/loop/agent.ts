@@ -1,62 +1,84 @@
 import type { HistoryProcessor } from "../history/index.js";
 import { firstChange } from "../history/index.js";
 import type { Ledger } from "../ledger/index.js";
-import type { AssistantMessage, Message, Usage } from "../messages/index.js";
-import { type Policy, PolicyError } from "../policies/types.js";
-import { isFormatError, type ToolRegistry } from "../tools/registry.js";
-import type { ToolContext } from "../tools/types.js";
+import type { AssistantMessage, ImagePart, Message } from "../messages/index.js";
+import { type Policy, PolicyError } from "../policies/index.js";
+import type { BaseToolContext, ToolContext } from "../tools/index.js";
+import { isFormatError, type ToolRegistry } from "../tools/index.js";
 import type { ActionRecord, TrajectorySink } from "../trajectory/index.js";
-import { executeCalls } from "./actions.js";
+import { type ExecutedCalls, executeCalls } from "./actions.js";
 import { ChangeTracker } from "./changes.js";
-import type { Limits, RunOutcome, StopReason } from "./types.js";
+import { limitReached, usageOf } from "./limits.js";
+import { turnRecord } from "./records.js";
+import type { Limits, Observation, RunObserver, RunOutcome, StopReason, TurnObservation } from "./types.js";
 
-export interface AgentRun {
+export interface AgentRun<C extends BaseToolContext = ToolContext> {
   policy: Policy;
-  tools: ToolRegistry;
-  context: ToolContext;
+  tools: ToolRegistry<C>;
+  context: C;
   history: HistoryProcessor;
   limits: Limits;
   ledger: Ledger;
   trajectory: TrajectorySink;
   system: string;
   memory: string;
+  /** The opening message's text; an observer adds its own text and images after it. */
   task: string;
   maxOutputTokens: number;
   signal?: AbortSignal;
+  /** The world outside the tools (computer use: the screen), seen before the first turn and after each. */
+  observer?: RunObserver;
+  /** Calls run per reply; the rest are answered "not run" (computer use: 1). Default: every call. */
+  maxCallsPerTurn?: number;
+  /** What the model is told when a reply calls no tool (default: the coding wording). */
+  noToolCall?: string;
 }
 
 const NO_TOOL_CALL =
   "error: your reply contained no tool call. Every turn must call exactly the tools you need; call submit when the task is done.";
 
-/** The agent loop: ask the policy, run its calls, record the turn, check the limits. */
-export async function runAgent(run: AgentRun): Promise<RunOutcome> {
+/** The agent loop: ask the policy, run its calls, let the observer look, record the turn, check the limits. */
+export async function runAgent<C extends BaseToolContext>(run: AgentRun<C>): Promise<RunOutcome> {
   const started = performance.now();
-  const messages: Message[] = [{ role: "user", content: run.task }];
   const overheadMs: number[] = [];
   let previousRequest: Message[] = [];
   let formatErrors = 0;
   let steps = 0;
-  const changes = new ChangeTracker(run.context.root, run.context.gitDir);
+  const changes = workspaceChanges(run.context);
 
-  const finish = (stopReason: StopReason, detail: string): RunOutcome => ({
+  const finish = (stopReason: StopReason, detail: string, summary?: string): RunOutcome => ({
     stopReason,
     detail,
+    ...(summary !== undefined ? { summary } : {}),
     steps,
     wallMs: performance.now() - started,
     usage: usageOf(run.ledger),
-    costUsd: run.ledger.costComplete ? run.ledger.knownCostUsd : undefined,
+    costUsd: run.ledger.totalCostUsd,
     cacheBusts: run.ledger.cacheBusts,
     overheadMs,
   });
+  // The observer throws only when its environment failed (or the user's abort closed it).
+  const observerFailed = (err: unknown): RunOutcome =>
+    run.signal?.aborted
+      ? finish("aborted", "the run was interrupted")
+      : finish("env_error", `${run.observer?.environment} environment failed: ${messageOf(err)}`);
+
+  const messages: Message[] = [];
+  try {
+    messages.push(openingMessage(run.task, await run.observer?.begin()));
+  } catch (err) {
+    return observerFailed(err);
+  }
 
   for (;;) {
-    const stop = checkLimits(run, steps, performance.now() - started);
+    const stop = limitReached(run.limits, run.ledger, steps, performance.now() - started, run.signal);
     if (stop) return finish(stop.reason, stop.detail);
 
     const turnStart = performance.now();
-    const request = run.history.apply(messages, steps + 1);
+    // `steps` is the 0-based index of this request, the history contract on every path.
+    const request = run.history.apply(messages, steps);
     const shared = firstChange(previousRequest, request);
-    const previousLength = previousRequest.length;
+    const appendOnly = shared >= previousRequest.length;
     previousRequest = request;
     let reply: Awaited<ReturnType<Policy["next"]>>;
     const modelStart = performance.now();
@@ -78,98 +100,101 @@ export async function runAgent(run: AgentRun): Promise<RunOutcome> {
     }
     const modelMs = performance.now() - modelStart;
     steps += 1;
-    const { costUsd } = run.ledger.record({
-      model: run.policy.model ?? reply.model,
-      usage: reply.usage,
-      latencyMs: modelMs,
-      // A history processor that rewrote an earlier message busts the cache on purpose.
-      appendOnly: shared >= previousLength,
-    });
+    const model = run.policy.model ?? reply.model;
+    // A history processor that rewrote an earlier message busts the cache on purpose.
+    const { costUsd } = run.ledger.record({ model, usage: reply.usage, latencyMs: modelMs, appendOnly });
     messages.push(reply.message);
 
-    const { actions, toolMs, submitted, allInvalid } = await executeCalls(
-      reply.message,
-      run.tools,
-      run.context,
+    const calls = await executeCalls(reply.message, run.tools, run.context, {
       changes,
-    );
-    for (const action of actions) {
-      messages.push({
-        role: "tool",
-        toolCallId: action.call.id,
-        content: action.observation,
-        ...(action.error ? { isError: true } : {}),
-      });
+      maxCalls: run.maxCallsPerTurn,
+    });
+    let seen: TurnObservation = {};
+    try {
+      seen = (await run.observer?.afterTurn({ step: steps, ...ranOf(calls) })) ?? {};
+    } catch (err) {
+      return observerFailed(err);
     }
-    const formatError = formatErrorOf(reply.message, allInvalid);
-    if (formatError === NO_TOOL_CALL) messages.push({ role: "user", content: NO_TOOL_CALL });
+    messages.push(...toolMessages(calls, seen));
+    const formatError = formatErrorOf(reply.message, calls);
+    if (reply.message.toolCalls.length === 0)
+      messages.push({ role: "user", content: run.noToolCall ?? NO_TOOL_CALL });
     formatErrors = formatError ? formatErrors + 1 : 0;
 
-    overheadMs.push(performance.now() - turnStart - modelMs - toolMs);
-    run.trajectory.write({
-      type: "turn",
-      step: steps,
-      request: {
-        message_count: request.length,
-        first_change: shared,
-        messages_from_first_change: request.slice(shared),
-      },
-      response: reply.message,
-      model: reply.model,
-      finish_reason: reply.finishReason,
-      usage: reply.usage,
-      cost_usd: costUsd ?? null,
-      latency_ms: Math.round(modelMs),
-      actions,
-      format_error: formatError,
-      overhead_ms: overheadMs[overheadMs.length - 1] ?? 0,
-    });
+    overheadMs.push(performance.now() - turnStart - modelMs - calls.toolMs - (seen.envMs ?? 0));
+    run.trajectory.write(
+      turnRecord({
+        step: steps,
+        request,
+        firstChange: shared,
+        reply,
+        costUsd,
+        modelMs,
+        actions: calls.actions,
+        formatError,
+        overheadMs: overheadMs[overheadMs.length - 1] ?? 0,
+        extra: seen.record,
+      }),
+    );
 
-    if (submitted) return finish("submitted", "the agent called submit");
+    const { submitted } = calls;
+    if (submitted)
+      return finish("submitted", submitted.summary ?? "the agent called submit", submitted.summary);
     if (formatErrors >= run.limits.maxFormatErrors) {
       return finish("format_errors", `${formatErrors} malformed responses in a row (last: ${formatError})`);
     }
+    if (seen.stop) return finish(seen.stop.reason, seen.stop.detail);
   }
 }
 
-function usageOf(ledger: Ledger): Usage {
-  const t = ledger.totals;
-  return {
-    inputTokens: t.inputTokens,
-    outputTokens: t.outputTokens,
-    cacheReadTokens: t.cacheReadTokens,
-    cacheWriteTokens: t.cacheWriteTokens,
-    ...(t.estimated ? { estimated: true } : {}),
-  };
+/** The opening user message: the task, then what the observer saw first (text after it, its images). */
+function openingMessage(task: string, seen: Observation | undefined): Message {
+  const content = seen?.text ? `${task}\n\n${seen.text}` : task;
+  return { role: "user", content, ...(seen?.images?.length ? { images: seen.images } : {}) };
 }
 
-function checkLimits(
-  run: AgentRun,
-  steps: number,
-  elapsedMs: number,
-): { reason: StopReason; detail: string } | undefined {
-  if (run.signal?.aborted) return { reason: "aborted", detail: "the run was interrupted" };
-  if (steps >= run.limits.maxSteps)
-    return { reason: "step_limit", detail: `reached the step cap of ${run.limits.maxSteps}` };
-  if (elapsedMs >= run.limits.wallClockMs) {
+/** One tool message per call; the observer's text and images join the last call that ran. */
+function toolMessages(calls: ExecutedCalls, seen: Observation): Message[] {
+  const last = calls.ran - 1;
+  return calls.actions.map((action, i) => {
+    let images: ImagePart[] | undefined;
+    if (i === last && (seen.text || seen.images?.length)) {
+      // What the model read is what the trajectory keeps.
+      action.observation = seen.text ? `${action.observation}\n\n${seen.text}` : action.observation;
+      if (seen.images?.length) images = seen.images;
+    }
     return {
-      reason: "time_limit",
-      detail: `ran for ${(elapsedMs / 1000).toFixed(1)} s, the limit is ${run.limits.wallClockMs / 1000} s`,
+      role: "tool",
+      toolCallId: action.call.id,
+      content: action.observation,
+      ...(action.error ? { isError: true } : {}),
+      ...(images ? { images } : {}),
     };
-  }
-  const budget = run.limits.budgetUsd;
-  if (budget !== undefined && run.ledger.knownCostUsd >= budget) {
-    return {
-      reason: "budget",
-      detail: `spent $${run.ledger.knownCostUsd.toFixed(4)} of the $${budget} budget`,
-    };
-  }
-  return undefined;
+  });
 }
 
-function formatErrorOf(message: AssistantMessage, allInvalid: boolean): string | null {
-  if (message.toolCalls.length === 0) return NO_TOOL_CALL;
-  return allInvalid ? "every tool call in the reply was invalid" : null;
+function ranOf(calls: ExecutedCalls): {
+  actions: readonly ActionRecord[];
+  results: ExecutedCalls["results"];
+} {
+  return { actions: calls.actions.slice(0, calls.ran), results: calls.results };
+}
+
+function formatErrorOf(message: AssistantMessage, calls: ExecutedCalls): string | null {
+  if (message.toolCalls.length === 0) return "no tool call";
+  if (!calls.allInvalid) return null;
+  const names = calls.actions.slice(0, calls.ran).map((a) => a.call.name);
+  return names.length === 1 ? `invalid ${names[0]} call` : `invalid calls: ${names.join(", ")}`;
+}
+
+/** File changes are tracked only where the tools act on a workspace (coding, tool tasks). */
+function workspaceChanges(context: BaseToolContext): ChangeTracker | undefined {
+  const { root, gitDir } = context as Partial<ToolContext>;
+  return typeof root === "string" ? new ChangeTracker(root, gitDir) : undefined;
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 export type { ActionRecord };

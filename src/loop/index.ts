@@ -1,11 +1,15 @@
 export { type AgentRun, runAgent } from "./agent.js";
+export { ChangeTracker } from "./changes.js";
 export { loadMemory, MEMORY_FILE_MAX_BYTES } from "./memory.js";
-export { runEndRecord } from "./records.js";
-export { DEFAULT_COMMAND_TIMEOUT_MS, type RunResult, type RunTaskOptions, runTask } from "./run-task.js";
+export { runEndRecord, runStartRecord } from "./records.js";
 export {
-  compareActionFormats,
-  type RunToolsTaskOptions,
-  runToolsTask,
-  type ToolsRunResult,
-} from "./run-tools-task.js";
-export { DEFAULT_LIMITS, type Limits, type RunOutcome, type StopReason } from "./types.js";
+  DEFAULT_CUA_LIMITS,
+  DEFAULT_LIMITS,
+  type Limits,
+  type Observation,
+  type RunObserver,
+  type RunOutcome,
+  STOP_REASONS,
+  type StopReason,
+  type TurnObservation,
+} from "./types.js";

@@ -1,5 +1,13 @@
-import type { ToolSpec } from "../policies/index.js";
-import { type RunEndRecord, type RunStartRecord, TRAJECTORY_VERSION } from "../trajectory/index.js";
+import type { Message } from "../messages/index.js";
+import type { PolicyReply, ToolSpec } from "../policies/index.js";
+import {
+  type ActionRecord,
+  type RunEndRecord,
+  type RunStartRecord,
+  TRAJECTORY_VERSION,
+  type TurnRecord,
+  withoutImageData,
+} from "../trajectory/index.js";
 import type { Limits, RunOutcome } from "./types.js";
 
 /** The trajectory's opening record: what ran, with which limits, prompt and tools. */
@@ -50,5 +58,40 @@ export function runEndRecord(
     usage: outcome.usage,
     cost_usd: outcome.costUsd ?? null,
     cache_busts: outcome.cacheBusts,
+  };
+}
+
+/** One turn as the trajectory keeps it: the request as a delta (images as refs, never bytes), the reply, the calls. */
+export function turnRecord(turn: {
+  step: number;
+  request: readonly Message[];
+  firstChange: number;
+  reply: PolicyReply;
+  costUsd: number | undefined;
+  modelMs: number;
+  actions: ActionRecord[];
+  formatError: string | null;
+  overheadMs: number;
+  /** Fields an observer adds (computer use: `cua`). */
+  extra: Record<string, unknown> | undefined;
+}): TurnRecord {
+  return {
+    type: "turn",
+    step: turn.step,
+    request: {
+      message_count: turn.request.length,
+      first_change: turn.firstChange,
+      messages_from_first_change: withoutImageData(turn.request.slice(turn.firstChange)),
+    },
+    response: turn.reply.message,
+    model: turn.reply.model,
+    finish_reason: turn.reply.finishReason,
+    usage: turn.reply.usage,
+    cost_usd: turn.costUsd ?? null,
+    latency_ms: Math.round(turn.modelMs),
+    actions: turn.actions,
+    format_error: turn.formatError,
+    overhead_ms: turn.overheadMs,
+    ...turn.extra,
   };
 }

@@ -13,6 +13,16 @@ export interface ToolCall {
   parseError?: string;
 }
 
+/**
+ * A tool as the model is offered it: name, prose and the JSON Schema of its input object. Part of the
+ * neutral vocabulary because requests (policies), tool registries and recorded trajectories all carry it.
+ */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
 export interface SystemMessage {
   role: "system";
   content: string;

@@ -1,11 +1,6 @@
-import type { AssistantMessage, Message, Usage } from "../messages/index.js";
+import type { AssistantMessage, Message, ToolSpec, Usage } from "../messages/index.js";
 
-/** A tool as a policy sees it: name, prose and the JSON Schema of its input object. */
-export interface ToolSpec {
-  name: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-}
+export type { ToolSpec };
 
 /**
  * One model request. The order of fields is the cache order: `system`, `tools` and `memory` are the

@@ -25,7 +25,14 @@ export {
   type ProcessSandboxOptions,
   sandboxEnvironment,
 } from "./process.js";
-export { probeRunsc, type RunscProbe, RunscSandbox, type RunscSandboxOptions } from "./runsc/index.js";
+export {
+  probeRunsc,
+  type RunscBuild,
+  type RunscProbe,
+  RunscSandbox,
+  type RunscSandboxOptions,
+  runscBuild,
+} from "./runsc/index.js";
 export {
   CHANNEL_FD_FROM_HOST,
   CHANNEL_FD_TO_HOST,

@@ -63,8 +63,9 @@ export interface ResourceLimits {
 }
 
 /**
- * A place where model-caused commands run. Backends: `process` (inner layer only: empty environment,
- * rlimits, process-group timeout) now; namespaces/overlay backends plug in behind the same interface.
+ * A place where model-caused commands run. Backends: `bwrap` (the default: namespaces, seccomp, a
+ * cgroup, the workspace as the only writable mount), `runsc` (gVisor: a user-space kernel) and
+ * `process` (the inner layer only: empty environment, rlimits, process-group timeout).
  */
 export interface Sandbox {
   readonly backend: string;

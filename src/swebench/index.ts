@@ -1,4 +1,3 @@
-export { benchGrading, type GradingBenchRow } from "./bench.js";
 export {
   EVAL_SCRIPT_FILE,
   instanceDir,
@@ -13,8 +12,16 @@ export { InputFileError } from "./rows.js";
 export { type GradeRunOptions, type GradeRunResult, gradeRun, type ProgressEvent } from "./run.js";
 export { isResolved, scoreStatuses } from "./score.js";
 export { buildSummary, isEmptyPatch } from "./summary.js";
+export {
+  END_TEST_OUTPUT,
+  gradeSwebenchLog,
+  START_TEST_OUTPUT,
+  type SwebenchVerdict,
+  TEST_EXIT_CODE,
+} from "./swebench-rules.js";
 export { isTestPath, patchPaths, touchesTests } from "./touches-tests.js";
 export type {
+  CanaryResult,
   GradedInstance,
   GradeFn,
   GradeOptions,

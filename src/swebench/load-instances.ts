@@ -1,6 +1,6 @@
 import { dirname, isAbsolute, resolve } from "node:path";
 import { z } from "zod";
-import { LOG_PARSERS, type LogParserName } from "../eval/parsers/index.js";
+import { LOG_PARSERS, type LogParserName } from "../parsers/index.js";
 import { describeIssues, InputFileError, idOf, readRows } from "./rows.js";
 import type { Instance } from "./types.js";
 

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { forEachLimited } from "../pool/index.js";
 import {
   assertSafeName,
   finishInstanceDir,
@@ -208,15 +209,7 @@ export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult
     finished(prediction, graded.report, false);
   };
 
-  const workers = Math.max(1, Math.floor(options.workers ?? 1));
-  let next = 0;
-  const worker = async () => {
-    while (next < queue.length && !signal?.aborted) {
-      const prediction = queue[next++] as Prediction;
-      await gradeOne(prediction);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(workers, queue.length) }, worker));
+  await forEachLimited(queue, { workers: options.workers ?? 1, ...(signal ? { signal } : {}) }, gradeOne);
 
   const interrupted = signal?.aborted === true && done < predictions.length;
   const summary = buildSummary({ runId, instances, predictions, reports, warnings, interrupted, rules });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TestStatus } from "../eval/parsers/index.js";
+import type { TestStatus } from "../parsers/index.js";
 import { isResolved, scoreStatuses } from "./score.js";
 
 const map = (entries: Record<string, TestStatus>) => new Map(Object.entries(entries));

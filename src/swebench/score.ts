@@ -1,4 +1,4 @@
-import type { TestStatus } from "../eval/parsers/index.js";
+import type { TestStatus } from "../parsers/index.js";
 import type { InstanceReport, TestBucket } from "./types.js";
 
 /**

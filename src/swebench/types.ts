@@ -1,5 +1,15 @@
-import type { CanaryResult } from "../eval/canaries/index.js";
-import type { LogParserName } from "../eval/parsers/index.js";
+import type { LogParserName, TestStatus } from "../parsers/index.js";
+
+/**
+ * A test the grader planted for one run (hardened rules), as the report records it: its id as the
+ * run's log parser gives it, the status it was planted to have, and the status the log gave it (null
+ * when the log does not have it).
+ */
+export interface CanaryResult {
+  id: string;
+  expect: "PASSED" | "FAILED";
+  observed: TestStatus | null;
+}
 
 /**
  * Which rules turn a test log into a verdict: `hardened` (default) — SWE-bench's, plus what a patch

@@ -10,7 +10,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join, relative } from "node:path";
-import type { Instance } from "../swebench/types.js";
+import type { Instance } from "../swebench/index.js";
 import { commitAll, git } from "../workspace/index.js";
 import { buildLibraryRepo, cacheDir, resolveBase } from "./library.js";
 import type { Task } from "./task.js";

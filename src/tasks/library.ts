@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } 
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { LOG_PARSERS, type LogParserName } from "../eval/parsers/index.js";
+import { LOG_PARSERS, type LogParserName } from "../parsers/index.js";
 import { git } from "../workspace/index.js";
 
 const LibraryJson = z.object({

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { LOG_PARSERS, type LogParserName } from "../eval/parsers/index.js";
+import { LOG_PARSERS, type LogParserName } from "../parsers/index.js";
 import { type Library, lastPatchNumber, loadLibrary } from "./library.js";
 
 const Common = {
@@ -51,7 +51,7 @@ export type TaskSource =
 
 /** A repository task: fix an issue in a git repository, graded by hidden tests. */
 export interface Task {
-  kind: "repository";
+  kind: "coding";
   id: string;
   title: string;
   language: "python" | "typescript" | "javascript";
@@ -168,7 +168,7 @@ export function loadTask(idOrPath: string): Task {
     logParser = t.log_parser as LogParserName;
   }
   return {
-    kind: "repository",
+    kind: "coding",
     id: t.id,
     title: t.title,
     language,

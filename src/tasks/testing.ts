@@ -61,3 +61,6 @@ export function makePythonTask(
 function prefix(p: string, files: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(files).map(([k, v]) => [p + k, v]));
 }
+
+/** The Acme task's page cursors, for tests that check what an agent asked for. */
+export { cursorFor } from "./acme/index.js";

@@ -1,12 +1,11 @@
-import type { Policy } from "../policies/types.js";
-import type { ActionFormat } from "../tools/code/index.js";
-import type { ToolDefinition } from "../tools/types.js";
+import type { Policy } from "../policies/index.js";
+import type { ActionFormat, ToolDefinition } from "../tools/index.js";
 import { acmeTask } from "./acme/index.js";
 import { loadTask, type Task } from "./task.js";
 
 /**
  * A task that is not a repository: the agent works through the task's own tools (an API, a database)
- * and submits an answer; the grader checks the final state. Seed 000's Acme task is the example.
+ * and submits an answer; the grader checks the final state. The Acme task (src/tasks/acme) is the example.
  */
 export interface ToolsTask {
   kind: "tools";

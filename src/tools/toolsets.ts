@@ -21,13 +21,13 @@ function build(): Record<string, Toolset> {
     {
       name: "full",
       description:
-        "search + view/read + str_replace edits (lint-guarded) + create + run_tests + submit (seed 003's full kit plus the viewer)",
+        "search + view/read + str_replace edits (lint-guarded) + create + run_tests + submit (search, str_replace edits and a test runner, plus the viewer)",
       tools: [...searchTools, ...readTools, ...stringEdits, runTestsTool, submitTool],
     },
     {
       name: "whole-file",
       description:
-        "full, but edits are whole-file writes (write_file) instead of str_replace: the seeds show it destroys files",
+        "full, but edits are whole-file writes (write_file) instead of str_replace: models overwrite files with placeholders",
       tools: [...searchTools, ...readTools, file.create_file, file.write_file, runTestsTool, submitTool],
     },
     {

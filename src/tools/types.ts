@@ -1,8 +1,11 @@
 import type { z } from "zod";
-import type { Sandbox } from "../sandbox/types.js";
+import type { Sandbox } from "../sandbox/index.js";
 
-/** What a tool does to the world; permissions and read-only subagents filter on this. */
-export type ToolKind = "read" | "edit" | "execute" | "control";
+/**
+ * What a tool does to the world; permissions and read-only subagents filter on this. "computer" acts
+ * on a screen (computer use: clicks, keys, scrolls); "control" steers the run (submit, done).
+ */
+export type ToolKind = "read" | "edit" | "execute" | "control" | "computer";
 
 /** Why a tool call failed, phrased for the model in `output`; the kind is for statistics. */
 export type ToolErrorKind =
@@ -23,15 +26,18 @@ export type ToolErrorKind =
   | "command_failed"
   | "no_tests"
   | "permission_denied"
-  | "no_space";
+  | "no_space"
+  /** Computer use: a point outside the screenshot the model was shown. */
+  | "outside_screen";
 
-/** A tool result has two faces: what the model reads and (optionally) what a person sees. */
+/** What a tool call gave back: the text the model reads, and what the harness needs to know. */
 export interface ToolResult {
   output: string;
-  display?: string;
   error?: ToolErrorKind;
-  /** Set by `submit`: the loop stops with reason "submitted". */
+  /** Set by `submit` (and computer use's `done`): the loop stops with reason "submitted". */
   submitted?: boolean;
+  /** With `submitted`: the agent's own one-line summary, which becomes the run's detail. */
+  summary?: string;
   /** Workspace-relative paths this call wrote. */
   changedFiles?: string[];
   /**
@@ -56,13 +62,31 @@ export interface NestedCall {
 /** A permission decision, made at the moment of each call (JSON or from inside a program). */
 export type PermissionDecision = { allow: true } | { allow: false; reason: string };
 
+/** A point on the screen, in screen pixels. */
+export interface ScreenPoint {
+  x: number;
+  y: number;
+}
+
 /**
- * Asked before every tool call runs, with the validated input. A denial becomes the observation of a
- * JSON call, and an exception (PermissionDenied) inside a program; earlier calls stay done.
+ * What a call would act on, as the tool's `resolve` step worked it out (computer use: what a click
+ * lands on). A hook that guards against acts on named things reads it; coding hooks ignore it.
+ */
+export type ToolTarget =
+  /** The element at the point, as the accessibility tree names it. */
+  | { kind: "element"; role: string; name: string; states: string[]; point: ScreenPoint }
+  /** What is at the point could not be read (this frame's element capture failed): refuse, don't guess. */
+  | { kind: "unreadable"; reason: string; point: ScreenPoint };
+
+/**
+ * Asked before every tool call runs, with the validated (and, where the tool resolves it, resolved)
+ * input and what the call would act on. A denial becomes the observation of a JSON call, and an
+ * exception (PermissionDenied) inside a program; earlier calls stay done.
  */
 export type PermissionHook = (
   tool: string,
   input: unknown,
+  target?: ToolTarget,
 ) => PermissionDecision | Promise<PermissionDecision>;
 
 /** Per-run editor state: the file the viewer has open and the undo history of each file. */
@@ -78,7 +102,15 @@ export function newEditorState(): EditorState {
   return { openFile: undefined, windowStart: 1, undo: new Map() };
 }
 
-export interface ToolContext {
+/** What every tool context carries, whatever the tool acts on. */
+export interface BaseToolContext {
+  signal?: AbortSignal;
+  /** Checked at the moment of every call; absent = every call is allowed. */
+  permission?: PermissionHook;
+}
+
+/** The context of the workspace tools (coding and tool tasks): the checkout, its sandbox, the editor. */
+export interface ToolContext extends BaseToolContext {
   /** Absolute, symlink-free path of the workspace root on the host. */
   root: string;
   /**
@@ -93,18 +125,32 @@ export interface ToolContext {
   testCommand: string[] | undefined;
   /** Per-command wall clock for shell, run_tests and code actions. */
   commandTimeoutMs: number;
-  signal?: AbortSignal;
-  /** Checked at the moment of every call; absent = every call is allowed. */
-  permission?: PermissionHook;
 }
 
-export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
+/** What `resolve` made of a valid input: what will actually run, and what it acts on. */
+export type Resolution<R> = { ok: true; input: R; target?: ToolTarget } | { ok: false; result: ToolResult };
+
+/**
+ * A tool: its declaration (name, prose, input schema, kind) and how it runs in a context `C`. `R` is
+ * the input `execute` receives: the validated input itself, or what `resolve` turned it into.
+ */
+export interface ToolDefinition<
+  S extends z.ZodType = z.ZodType,
+  C extends BaseToolContext = ToolContext,
+  R = z.infer<S>,
+> {
   name: string;
   /** Model-facing prose; long descriptions live in a sibling .txt next to the tool's code. */
   description: string;
   schema: S;
   kind: ToolKind;
-  execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
+  /**
+   * After validation, before the permission check: what the call will really do and to what (a click's
+   * screen point and the element under it), or the error observation when it cannot be done. Without
+   * it the validated input is what runs. Method syntax on purpose: a registry holds tools of any `R`.
+   */
+  resolve?(input: z.infer<S>, ctx: C): Promise<Resolution<R>>;
+  execute(input: R, ctx: C): Promise<ToolResult>;
 }
 
 /** Helper so each tool file gets its input type inferred from its schema. */

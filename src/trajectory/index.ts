@@ -1,4 +1,5 @@
 export { capInput, capRecordedCall, capText, RECORDED_CALL_CHARS, type RecordedCall } from "./caps.js";
+export { withoutImageData } from "./images.js";
 export { MemoryTrajectory, readTrajectory, type TrajectorySink, TrajectoryWriter } from "./io.js";
 export {
   type ActionRecord,

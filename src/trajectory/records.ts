@@ -1,5 +1,4 @@
-import type { AssistantMessage, Message, ToolCall, Usage } from "../messages/index.js";
-import type { ToolSpec } from "../policies/types.js";
+import type { AssistantMessage, Message, ToolCall, ToolSpec, Usage } from "../messages/index.js";
 import type { RecordedCall } from "./caps.js";
 
 /** Version of the trajectory format; bump when a field changes meaning. */

@@ -2,8 +2,10 @@ export { type AtCommitOptions, cloneAtCommit, releaseSnapshots, snapshotAtCommit
 export {
   type Checkout,
   describeUncarried,
+  prepareSnapshot,
   probeWorkspaceCap,
   type Snapshot,
+  type SnapshotOptions,
   type Uncarried,
   WORKSPACE_BYTES_ENV,
   type WorkspacePatch,

@@ -5,8 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { mirror } from "../../src/builders/index.js";
 import { validateInstance } from "../../src/eval/index.js";
 import { loadInstances } from "../../src/swebench/index.js";
-import { buildLibraryRepo, loadLibrary } from "../../src/tasks/index.js";
-import { packageRoot } from "../../src/tasks/task.js";
+import { buildLibraryRepo, loadLibrary, packageRoot } from "../../src/tasks/index.js";
 
 const out = mkdtempSync(join(tmpdir(), "acilab-mirror-e2e-"));
 afterAll(() => rmSync(out, { recursive: true, force: true }));

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { gradeTask, NOOP_PATCH } from "../../src/eval/index.js";
-import { type RunResult, runTask } from "../../src/loop/index.js";
+import { type CodingRunResult, codingRun, runAnyTask } from "../../src/run/index.js";
 import { listTaskIds, loadTask, type Task } from "../../src/tasks/index.js";
 
 /*
@@ -21,7 +21,7 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 const SHELL_ARMS = new Set(["median-even", "exc-chain", "semver-range", "lru-recency"]);
 
 interface ScriptedRun {
-  result: RunResult;
+  result: CodingRunResult;
   dir: string;
   patch: string;
 }
@@ -33,11 +33,13 @@ function scriptedRun(task: Task, tools: string): Promise<ScriptedRun> {
   let run = runs.get(key);
   if (!run) {
     const dir = join(out, key);
-    run = runTask({ task, policySpec: "scripted", tools, history: "all", out: dir }).then((result) => ({
-      result,
-      dir,
-      patch: readFileSync(join(dir, "patch.diff"), "utf8"),
-    }));
+    run = runAnyTask(codingRun(task, { tools, history: "all" }), { policySpec: "scripted", out: dir }).then(
+      (result) => ({
+        result,
+        dir,
+        patch: readFileSync(join(dir, "patch.diff"), "utf8"),
+      }),
+    );
     runs.set(key, run);
   }
   return run;
@@ -55,7 +57,7 @@ describe.concurrent("every built-in task", () => {
           stop_reason: "submitted",
           tools,
           cost_usd: 0,
-          tokens_estimated: true,
+          usage: { estimated: true },
         });
         const trajectory = readFileSync(join(dir, "trajectory.jsonl"), "utf8");
         for (const hidden of task.failToPass)

@@ -2,10 +2,14 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ScriptedCuaPolicy } from "../../src/cua/scripted.js";
-import { NO_CHANGE_BELOW } from "../../src/cua/stall.js";
-import { getCuaTask, listCuaTasks, runCuaTask } from "../../src/cua/tasks/index.js";
-import type { ObserveKind } from "../../src/cua/types.js";
+import {
+  getCuaTask,
+  listCuaTasks,
+  NO_CHANGE_BELOW,
+  type ObserveKind,
+  ScriptedCuaPolicy,
+} from "../../src/cua/index.js";
+import { cuaRun, runAnyTask } from "../../src/run/index.js";
 import { HANG_GUARD_MS } from "../../src/testing/time.js";
 
 /*
@@ -37,18 +41,17 @@ let runs = 0;
 async function run(id: string, observe: ObserveKind, policy?: ScriptedCuaPolicy) {
   const dir = join(root, `${id}-${observe}-${++runs}`);
   const result = await slot(() =>
-    runCuaTask({
-      task: getCuaTask(id),
-      policySpec: "scripted",
-      observe,
-      screen: SCREEN,
-      out: dir,
-      // An episode takes 2–10 s; this limit only catches a browser that stops answering (it is closed
-      // at this plus a grace period). A queued episode's wait for a slot counts against vitest's
-      // own hang guard (vitest.config.ts), which is far above both.
-      limits: { wallClockMs: HANG_GUARD_MS },
-      ...(policy ? { policy } : {}),
-    }),
+    runAnyTask(
+      cuaRun(getCuaTask(id), {
+        observe,
+        screen: SCREEN,
+        // An episode takes 2–10 s; this limit only catches a browser that stops answering (it is
+        // closed at this plus a grace period). A queued episode's wait for a slot counts against
+        // vitest's own hang guard (vitest.config.ts), which is far above both.
+        limits: { wallClockMs: HANG_GUARD_MS },
+      }),
+      { policySpec: "scripted", out: dir, ...(policy ? { policy } : {}) },
+    ),
   );
   return { ...result, dir };
 }
@@ -60,7 +63,7 @@ describe.concurrent("built-in computer-use tasks with their scripted policies", 
         const result = await run(task.id, observe);
         expect({ resolved: result.resolved, stop: result.stop_reason }, result.grade.detail).toEqual({
           resolved: true,
-          stop: "done",
+          stop: "submitted",
         });
         expect(result.key_leaks).toEqual([]);
         // The allowlist let the app through (anything it refused is Chromium's own background traffic).
@@ -76,7 +79,15 @@ describe.concurrent("built-in computer-use tasks with their scripted policies", 
           expect(firstTurn).toMatch(/button \\"Format: choose… ▾\\" \(disabled/);
         }
         const files = JSON.parse(readFileSync(join(result.dir, "result.json"), "utf8"));
-        expect(files).toMatchObject({ task: task.id, observe, resolution: "1024x700", resolved: true });
+        expect(files).toMatchObject({
+          task: task.id,
+          kind: "cua",
+          observe,
+          resolution: "1024x700",
+          resolved: true,
+          cost_usd: 0, // a scripted policy calls no model: priced at zero on every kind of run
+          usage: { estimated: true },
+        });
       });
     }
   }

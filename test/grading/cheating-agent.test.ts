@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
+import { main } from "../../src/cli/index.js";
 import { builtinTasksDir } from "../../src/tasks/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "acilab-cheating-agent-"));

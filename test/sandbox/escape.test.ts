@@ -21,8 +21,8 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type BwrapExecResult, BwrapSandbox, probeBwrap } from "../../src/sandbox/bwrap/index.js";
 import { AUDIT_ARCH_AARCH64, AUDIT_ARCH_X86_64, SYSCALL_TABLES } from "../../src/sandbox/bwrap/seccomp.js";
+import { type BwrapExecResult, BwrapSandbox, probeBwrap } from "../../src/sandbox/index.js";
 import { processesTagged, untilRunning } from "../../src/testing/processes.js";
 import { EVENTUALLY, HANG_GUARD_MS, startedBeforeTimeout } from "../../src/testing/time.js";
 

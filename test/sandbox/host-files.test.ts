@@ -2,10 +2,9 @@ import { mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BwrapSandbox, probeBwrap } from "../../src/sandbox/bwrap/index.js";
+import { BwrapSandbox, probeBwrap } from "../../src/sandbox/index.js";
 import { HANG_GUARD_MS } from "../../src/testing/time.js";
-import { createFileTools } from "../../src/tools/file/index.js";
-import { newEditorState, type ToolContext } from "../../src/tools/types.js";
+import { createFileTools, newEditorState, type ToolContext } from "../../src/tools/index.js";
 
 const probe = await probeBwrap();
 const cleanup: Array<() => Promise<void> | void> = [];

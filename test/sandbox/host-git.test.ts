@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ChangeTracker } from "../../src/loop/changes.js";
+import { ChangeTracker } from "../../src/loop/index.js";
 import { checkoutAt, openTaskSandbox } from "../../src/tasks/index.js";
 import { HANG_GUARD_MS } from "../../src/testing/time.js";
 import { commitAll } from "../../src/workspace/index.js";

@@ -17,7 +17,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
+import { main } from "../../src/cli/index.js";
 import { probeBwrap } from "../../src/sandbox/index.js";
 
 const asRoot = process.getuid?.() === 0;

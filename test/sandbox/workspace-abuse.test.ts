@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
+import { main } from "../../src/cli/index.js";
 import { makePythonTask } from "../../src/tasks/testing.js";
 import { releaseSnapshots } from "../../src/workspace/index.js";
 

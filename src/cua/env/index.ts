@@ -42,5 +42,4 @@ export function createEnvironment(kind: Environment["kind"], screen?: Size): Ins
   const options = screen ? { screen } : {};
   return kind === "browser" ? new BrowserEnvironment(options) : new X11Environment(options);
 }
-export { BENCH_SCREEN, benchCapture, CAPTURE_TARGET_MS, type CaptureBenchRow } from "./bench.js";
 export { recheckElement } from "./recheck.js";

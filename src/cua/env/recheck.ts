@@ -1,7 +1,7 @@
 /**
  * Before `click_element(k)` acts, the element the model chose is looked up again in a fresh snapshot:
  * between the observation and the action the page may have re-rendered, and a stale box would land the
- * click on whatever moved there (seed 002: never act on a cached coordinate).
+ * click on whatever moved there. Never act on a cached coordinate.
  */
 import type { UiElement } from "../types.js";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { recheckElement } from "./recheck.js";
 import { type AxTreeNode, describeElements, serialize } from "./serialize.js";
 
-/** A node the way seed 000 writes its trees: role, name, bbox [x0, y0, x1, y1], visible, children. */
+/** A node: role, name, bbox [x0, y0, x1, y1], visible, children. */
 const n = (
   role: string,
   name: string,
@@ -36,7 +36,7 @@ const page = n(
   ],
 );
 
-describe("serialize (seed 000)", () => {
+describe("serialize", () => {
   it("lists visible interactive nodes in depth-first pre-order, numbered from 1", () => {
     const { text, boxes, cut } = serialize(page, 10_000);
     expect(text).toBe(

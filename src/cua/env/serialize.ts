@@ -63,7 +63,7 @@ export function interactiveNodes(tree: AxTreeNode): AxTreeNode[] {
   return out;
 }
 
-/** One element's line. States go after the name so the seed's `[k] role "name"` prefix is unchanged. */
+/** One element's line. States go after the name so the `[k] role "name"` prefix stays the same. */
 export function elementLine(index: number, node: Pick<AxTreeNode, "role" | "name" | "states">): string {
   const name = node.name.replace(/\s+/g, " ").trim().replaceAll('"', '\\"');
   const states = node.states && node.states.length > 0 ? ` (${node.states.join(", ")})` : "";
@@ -71,7 +71,7 @@ export function elementLine(index: number, node: Pick<AxTreeNode, "role" | "name
 }
 
 /**
- * Seed 000's `serialize(tree, budget)`: keep lines in order while the newline-joined text stays within
+ * `serialize(tree, budget)`: keep lines in order while the newline-joined text stays within
  * `budget` characters, stop at the first line that does not fit, then add `[+m more]` (not counted).
  */
 export function serialize(tree: AxTreeNode, budget: number): Serialized {

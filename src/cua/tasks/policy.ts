@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { makePolicy, type Policy, resolveAutoPolicy } from "../../policies/index.js";
+import type { Policy } from "../../policies/index.js";
 import { ScriptedCuaPolicy, type ScriptedCuaStep } from "../scripted.js";
 import type { CuaTask } from "./types.js";
 
@@ -28,19 +28,15 @@ const Step = z.union([
 const ScriptJson = z.union([z.array(Step).min(1), z.object({ steps: z.array(Step).min(1) }).strict()]);
 
 /**
- * The policy for a computer-use task. `scripted` is the task's reference script; `scripted:FILE` a
- * JSON list of steps; `auto` a model when a key is set, else the script; anything else a model spec.
+ * The scripted policy of a computer-use task: `file` undefined is the task's reference script (plain
+ * `--policy scripted`), else a JSON list of steps (`scripted:FILE`). Other specs are resolved by the
+ * run contract (src/run), like every kind's.
  */
-export function cuaPolicy(spec: string, task: CuaTask): Policy {
-  const resolved = spec === "auto" ? resolveAutoPolicy().spec : spec;
+export function cuaScriptedPolicy(task: CuaTask, file: string | undefined): Policy {
   // Numbered elements are used where the observation offers them: a11y and som runs exercise click_element.
   const options = { useElementNumbers: true };
-  if (resolved === "scripted") return new ScriptedCuaPolicy(`scripted:${task.id}`, task.script, options);
-  if (resolved.startsWith("scripted:")) {
-    const file = resolved.slice("scripted:".length);
-    return new ScriptedCuaPolicy(resolved, loadSteps(file), options);
-  }
-  return makePolicy(resolved);
+  if (file === undefined) return new ScriptedCuaPolicy(`scripted:${task.id}`, task.script, options);
+  return new ScriptedCuaPolicy(`scripted:${file}`, loadSteps(file), options);
 }
 
 function loadSteps(file: string): ScriptedCuaStep[] {

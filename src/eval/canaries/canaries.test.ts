@@ -3,9 +3,9 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { seededRandom } from "../../builders/synth.js";
+import { seededRandom } from "../../builders/index.js";
+import { parseNodeTap, parsePytest } from "../../parsers/index.js";
 import { tsxLoaderPath } from "../../tasks/index.js";
-import { parseNodeTap, parsePytest } from "../parsers/index.js";
 import { checkCanaries, planCanaries } from "./index.js";
 import type { CanaryPlan, Random, TestFile } from "./types.js";
 

@@ -1,11 +1,6 @@
-import type { TestStatus, TestStatusMap } from "../parsers/index.js";
+import type { TestStatusMap } from "../../parsers/index.js";
+import type { CanaryResult } from "../../swebench/index.js";
 import type { Canary } from "./types.js";
-
-/** One canary as the log reported it. */
-export interface CanaryResult extends Canary {
-  /** The status the log gives it, or null when the log does not have it. */
-  observed: TestStatus | null;
-}
 
 /** What the canaries say about a run: each one's result, and why the run is not trusted, or null. */
 export interface CanaryCheck {

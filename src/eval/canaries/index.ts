@@ -1,3 +1,3 @@
-export { type CanaryCheck, type CanaryResult, checkCanaries } from "./check.js";
+export { type CanaryCheck, checkCanaries } from "./check.js";
 export { planCanaries } from "./plan.js";
 export type { Canary, CanaryEdit, CanaryPlan, Random, TestFile } from "./types.js";

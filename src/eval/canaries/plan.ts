@@ -1,4 +1,4 @@
-import type { LogParserName } from "../parsers/index.js";
+import type { LogParserName } from "../../parsers/index.js";
 import { nodeCanaries } from "./node.js";
 import { pytestCanaries } from "./pytest.js";
 import type { Canary, CanaryEdit, CanaryPlan, Random, TestFile } from "./types.js";

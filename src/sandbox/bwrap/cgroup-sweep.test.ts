@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { posix } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ownersDir } from "../liveness.js";
+import { ownersDir } from "../../owners/index.js";
 import { SandboxCgroup } from "./cgroup.js";
 import { rmdirWithRetry } from "./cgroup-fs.js";
 import { probeCgroupHost } from "./cgroup-layout.js";

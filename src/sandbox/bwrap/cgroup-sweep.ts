@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { posix } from "node:path";
-import { forgetOwner, listOwners, ownerState } from "../liveness.js";
+import { forgetOwner, listOwners, ownerState } from "../../owners/index.js";
 import { rmdirWithRetry, signal } from "./cgroup-fs.js";
 import type { CgroupPlan } from "./cgroup-plan.js";
 

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { posix } from "node:path";
-import { ownerToken } from "../liveness.js";
+import { ownerToken } from "../../owners/index.js";
 import { EMPTY_WAIT_MS, POLL_MS, rmdirWithRetry, signal, sleep, tryRmdir } from "./cgroup-fs.js";
 import { type CgroupHost, probeCgroupHost } from "./cgroup-layout.js";
 import { type CgroupLimits, type CgroupPlan, has, planCgroup, type Write } from "./cgroup-plan.js";

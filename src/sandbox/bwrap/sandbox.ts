@@ -17,7 +17,7 @@ import { phase } from "./phases.js";
 import { defaultSeccompFilter } from "./seccomp.js";
 
 /**
- * Memory per sandbox (cgroup): the seed's `docker run --memory 4g`. Node needs ~1 GiB of it to start
+ * Memory per sandbox (cgroup): the same 4 GiB as a `docker run --memory 4g` sandbox. Node needs ~1 GiB of it to start
  * tsx; a test suite's peak is usually far below.
  */
 export const DEFAULT_MEMORY_BYTES = 4 * 1024 ** 3;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ToolDefinition } from "../../tools/types.js";
+import type { ToolDefinition } from "../../tools/index.js";
 import { ACME_ORDERS, acmeTask, cursorFor, EXPECTED_TOTAL, lateFee } from "./index.js";
 
 const tool = (tools: ToolDefinition[], name: string): ToolDefinition => {
@@ -10,7 +10,7 @@ const tool = (tools: ToolDefinition[], name: string): ToolDefinition => {
 // The Acme tools never touch the context; an empty one is enough.
 const ctx = {} as Parameters<ToolDefinition["execute"]>[1];
 
-describe("the Acme task (seed 000)", () => {
+describe("the Acme task", () => {
   it("applies the contract: 1% a day, capped at 10%, in cents", () => {
     expect(lateFee(800, 3)).toBe(24);
     expect(lateFee(2000, 6)).toBe(120);

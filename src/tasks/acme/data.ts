@@ -13,7 +13,7 @@ export interface AcmeOrder {
 export const CUSTOMER = "Acme";
 export const PAGE_SIZE = 3;
 
-/** Seed 000's seven orders: A2 (3 days on $800), A4 (6 on $2,000), A6 (3 on $1,500), A7 (15 on $900) are late. */
+/** The seven orders: A2 (3 days on $800), A4 (6 on $2,000), A6 (3 on $1,500), A7 (15 on $900) are late. */
 const ORDERS: Array<[id: string, value: number, promised: number, delivered: number]> = [
   ["A1", 1200, 12, 12],
   ["A2", 800, 20, 23],

@@ -7,7 +7,7 @@ import { type AcmeState, acmeTools } from "./tools.js";
 export { ACME_ORDERS, cursorFor, EXPECTED_TOTAL, lateFee } from "./data.js";
 export { ACME_PROGRAM, AcmeCodePolicy, AcmeJsonPolicy } from "./policies.js";
 
-/** Seed 000 "Code as the action space": how much do we owe Acme in late-delivery fees? ($279.00) */
+/** The Acme pagination task ("code as the action space"): how much do we owe Acme in late-delivery fees? ($279.00) */
 export const acmeTask: ToolsTask = {
   kind: "tools",
   id: "acme",

@@ -6,11 +6,11 @@ import {
   type PolicyReply,
   type PolicyRequest,
 } from "../../policies/index.js";
-import type { ActionFormat } from "../../tools/code/index.js";
+import type { ActionFormat } from "../../tools/index.js";
 import { type AcmeOrder, CUSTOMER, dollars } from "./data.js";
 
 /**
- * Seed 000's two hand-written Acme agents. Like a model, each decides from the request alone (the
+ * Two hand-written Acme agents, one per action format. Like a model, each decides from the request alone (the
  * observations so far): the cursors, the late orders and the total all come from tool results, never
  * from the task's data. The loop, the tools, the sandbox and the grader around them are real.
  */
@@ -63,7 +63,7 @@ function results(messages: readonly Message[]): Array<Record<string, unknown>> {
 const daysLate = (o: AcmeOrder) => o.delivered_day - o.promised_day;
 
 /**
- * The best a tool-calling agent can do (seed 000, cell 1): one turn per page, because each cursor is
+ * The best a tool-calling agent can do: one turn per page, because each cursor is
  * inside the previous page; then all orders in one turn of parallel calls; then the fees of the late
  * ones in parallel; then the answer. Six turns, the bound L_cp + 1.
  */
@@ -113,7 +113,7 @@ export class AcmeJsonPolicy extends AcmePolicy {
   }
 }
 
-/** Seed 000's code agent (cell 2): a while loop walks the pages, a for loop fetches and adds up. */
+/** The code agent: a while loop walks the pages, a for loop fetches and adds up. */
 export const ACME_PROGRAM = `order_ids, cursor = [], None
 while True:
     page = list_orders("${CUSTOMER}", cursor)

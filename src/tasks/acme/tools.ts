@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineTool, type ToolDefinition } from "../../tools/types.js";
+import { defineTool, type ToolDefinition } from "../../tools/index.js";
 import { ACME_ORDERS, CUSTOMER, cursorFor, lateFee, PAGE_SIZE } from "./data.js";
 
 /** Structured results: a program gets `data`, a JSON agent reads the same thing as JSON text. */
@@ -10,7 +10,7 @@ export interface AcmeState {
   answer: string | null;
 }
 
-/** The Acme billing API from seed 000, plus a submit that takes the answer text. */
+/** The Acme billing API (paginated orders, shipping logs, a fee rule), plus a submit that takes the answer text. */
 export function acmeTools(state: AcmeState): ToolDefinition[] {
   const pages = Math.ceil(ACME_ORDERS.length / PAGE_SIZE);
   const listOrders = defineTool({

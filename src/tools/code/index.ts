@@ -1,4 +1,3 @@
-export { benchCodeActions } from "./bench.js";
 export {
   MAX_CALLS_PER_PROGRAM,
   MAX_PENDING_REQUESTS,

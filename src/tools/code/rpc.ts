@@ -2,6 +2,7 @@ import type { Readable, Writable } from "node:stream";
 import { z } from "zod";
 import type { ExecChannel } from "../../sandbox/index.js";
 import { capRecordedCall } from "../../trajectory/index.js";
+import { failure } from "../errors.js";
 import type { ToolRegistry } from "../registry.js";
 import type { NestedCall, ToolContext, ToolErrorKind, ToolResult } from "../types.js";
 import { type RequestLine, RequestLines } from "./request-lines.js";
@@ -185,8 +186,7 @@ export class ToolCallServer implements ExecChannel {
   }
 
   private async run(method: string, params: Record<string, unknown>): Promise<ToolResult> {
-    if (this.submitted)
-      return { error: "command_failed", output: "error: the task was already submitted; no more calls run" };
+    if (this.submitted) return failure("command_failed", "the task was already submitted; no more calls run");
     try {
       return await this.registry.call(
         { id: String(this.calls.length + 1), name: method, input: params },
@@ -194,10 +194,10 @@ export class ToolCallServer implements ExecChannel {
       );
     } catch (err) {
       // The tool's infrastructure failed (not the program's fault): the program gets a ToolError.
-      return {
-        error: "command_failed",
-        output: `error: the ${method} tool failed internally: ${err instanceof Error ? err.message : String(err)}`,
-      };
+      return failure(
+        "command_failed",
+        `the ${method} tool failed internally: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   }
 }

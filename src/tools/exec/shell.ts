@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { ExecResult } from "../../sandbox/index.js";
+import { failure } from "../errors.js";
 import { defineTool } from "../types.js";
 
 /** SWE-agent's list: programs that wait for a terminal user and would hang until the timeout. */
@@ -73,10 +74,10 @@ export function createShellTool(options: { submitByMarker?: boolean } = {}) {
     async execute(input, ctx) {
       const program = interactiveProgram(input.command);
       if (program) {
-        return {
-          error: "command_failed",
-          output: `error: "${program}" is interactive and would wait forever for a keyboard. Use view/read_file to read files, str_replace to edit them, and plain commands (cat, head, grep) otherwise.`,
-        };
+        return failure(
+          "command_failed",
+          `"${program}" is interactive and would wait forever for a keyboard. Use view/read_file to read files, str_replace to edit them, and plain commands (cat, head, grep) otherwise.`,
+        );
       }
       const timeoutMs = input.timeout_s !== undefined ? input.timeout_s * 1000 : ctx.commandTimeoutMs;
       const result = await ctx.sandbox.exec({ argv: ["bash", "-c", input.command], timeoutMs });

@@ -1,5 +1,5 @@
 import { realpathSync } from "node:fs";
-import type { Sandbox } from "../../sandbox/types.js";
+import type { Sandbox } from "../../sandbox/index.js";
 import { newEditorState, type ToolContext } from "../types.js";
 
 /**

@@ -86,7 +86,7 @@ describe("undo", () => {
 });
 
 describe("edit (SWE-agent edit n:m)", () => {
-  it("replaces an inclusive range: 4 lines for 4 keeps the length (seed 001's 404:407)", async () => {
+  it("replaces an inclusive range: 4 lines for 4 keeps the length (SWE-agent's diophantine.py 404:407)", async () => {
     const lines = Array.from({ length: 3093 }, (_, i) => `line ${i + 1}`);
     writeFileSync(join(ctx.root, "diophantine.py"), `${lines.join("\n")}\n`);
     await tools.view.execute({ path: "diophantine.py", start: 400 }, ctx);

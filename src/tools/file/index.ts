@@ -1,6 +1,5 @@
 import { createFileTools } from "./factory.js";
 
-export { type BenchRow, benchFileTools } from "./bench.js";
 export { EDIT_CONTEXT_LINES, REGION_MAX_LINES, renderRegion, UNDO_DEPTH } from "./commit.js";
 export { fileToolContext } from "./context.js";
 export { makeCreateFileTool } from "./create-file.js";

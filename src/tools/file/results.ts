@@ -1,20 +1,8 @@
 import { PathError } from "../../workspace/index.js";
-import type { ToolErrorKind, ToolResult } from "../types.js";
+import { failure, ToolFailure } from "../errors.js";
+import type { ToolResult } from "../types.js";
 
-/** A bad call, phrased for the model; thrown inside a tool and turned into an error result at its edge. */
-export class ToolFailure extends Error {
-  constructor(
-    readonly kind: ToolErrorKind,
-    message: string,
-  ) {
-    super(message);
-    this.name = "ToolFailure";
-  }
-}
-
-export function failure(kind: ToolErrorKind, message: string): ToolResult {
-  return { output: `error: ${message}`, error: kind };
-}
+export { failure, ToolFailure };
 
 /**
  * Run a tool body so that bad arguments (ToolFailure) and refused paths (PathError) become error

@@ -1,6 +1,6 @@
 /** Pure text helpers shared by the viewer and the editors: line splitting, numbering, splicing. */
 
-/** Matches the seed's f"{i:6d}": numbers stay aligned up to 999,999 lines. */
+/** Numbered as Python's f"{i:6d}" prints: numbers stay aligned up to 999,999 lines. */
 export const LINE_NUMBER_WIDTH = 6;
 
 /** Same per-line cap as the production read tools: a minified line must not flood the context. */

@@ -15,7 +15,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Sandbox } from "../../sandbox/types.js";
+import type { Sandbox } from "../../sandbox/index.js";
 import { HANG_GUARD_MS } from "../../testing/time.js";
 import { newEditorState, type ToolContext, type ToolResult } from "../types.js";
 import { createSearchTools } from "./index.js";

@@ -5,7 +5,7 @@
 
 /**
  * Most results one call may list. SWE-agent's search commands list at most 50 matches and ask for a
- * narrower query above that (seed 000, "The agent-computer interface"): a long list costs context and
+ * narrower query above that: a long list costs context and
  * invites the model to page through every hit instead of thinking. Above the cap we list nothing and
  * say how many matched.
  */

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Sandbox } from "../../sandbox/types.js";
+import type { Sandbox } from "../../sandbox/index.js";
 import { HANG_GUARD_MS } from "../../testing/time.js";
 import { newEditorState, type ToolContext } from "../types.js";
 import { createSearchTools, findFileTool, globTool } from "./index.js";

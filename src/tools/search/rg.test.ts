@@ -10,7 +10,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Sandbox } from "../../sandbox/types.js";
+import type { Sandbox } from "../../sandbox/index.js";
 import { EVENTUALLY, HANG_GUARD_MS, startedBeforeTimeout } from "../../testing/time.js";
 import { newEditorState } from "../types.js";
 import { createSearchTools } from "./index.js";

@@ -14,8 +14,8 @@ const NAV: Array<[string, string]> = [
 ];
 
 /*
- * Deliberately flat styling: a disabled control looks like an enabled one (seed 002's failure is
- * that pixels don't say why a dropdown won't open), and nothing animates except what a task wants.
+ * Deliberately flat styling: a disabled control looks like an enabled one (a screenshot agent's
+ * classic failure: pixels don't say why a dropdown won't open), and nothing animates except what a task wants.
  */
 const CSS = `
 *{box-sizing:border-box}

@@ -10,7 +10,7 @@ const MESSAGES: Array<[string, string, string]> = [
 
 /*
  * A keyboard-driven list (like a mail client): arrows move the selection, E archives. There is no
- * archive button, so the keyboard is the way; it is also coordinate-free (seed 002's lever 4).
+ * archive button, so the keyboard is the way; it is also coordinate-free, and keyboard runs need fewer turns.
  */
 const SCRIPT = `${POST_AND_TOAST}
 var list=document.getElementById("messages"), sel=0;

@@ -11,7 +11,7 @@ const CHOICES: Array<[AppState["notifications"]["frequency"], string]> = [
 
 const LABELS = new Map(CHOICES);
 
-/** Seed 002's running example: change the notification setting to weekly digest; a toast confirms. */
+/** The classic computer-use goal: change the notification setting to weekly digest; a toast confirms. */
 export const notifications: TaskModule = {
   task: {
     id: "notify-weekly",

@@ -1,0 +1,168 @@
+/**
+ * The options and help of `acilab tasks` and its subcommands: list, export, validate (in
+ * tasks-commands.ts) and mirror, synth (in tasks-build.ts).
+ */
+import { DEFAULT_MAX_COMMITS, DEFAULT_MAX_SRC_LINES, DEFAULT_SYNTH_MAX } from "../builders/index.js";
+import { LOG_PARSER_NAMES } from "../parsers/index.js";
+import { optionLines } from "./options.js";
+import { SANDBOX } from "./shared-options.js";
+
+const LIST_WHAT = "one line per task: id, library, language, kind of bug, title (impossible tasks say so)";
+
+export const TASKS_HELP = `acilab tasks — the built-in tasks, and building new ones from a repository
+
+Usage: acilab tasks list [--json] [--toolsets]
+       acilab tasks export [--suite builtin] --out FILE
+       acilab tasks validate [FILE.jsonl | TASK…] [--runs N] [--sandbox BACKEND]
+       acilab tasks mirror|synth --repo PATH [--out FILE] …
+
+  list       ${LIST_WHAT}
+  export     write the built-in suite as SWE-bench instances (JSONL), repositories as git bundles
+  validate   check tasks are fair: gold resolves, the base fails, gold runs agree
+  mirror     build instances from a repository's fix commits
+  synth      build instances from mutants of a repository's functions
+
+Run "acilab tasks <subcommand> --help" for its options.`;
+
+export const TASKS_LIST_OPTIONS = {
+  json: {
+    type: "boolean",
+    help: 'machine-readable list (kind "coding" or "cua", impossible, FAIL_TO_PASS, PASS_TO_PASS …)',
+  },
+  toolsets: { type: "boolean", help: "list the tool sets instead" },
+} as const;
+
+export const TASKS_LIST_HELP = `acilab tasks list — the built-in tasks
+
+Usage: acilab tasks list [--json] [--toolsets]
+
+Options:
+${optionLines(TASKS_LIST_OPTIONS)}
+
+Prints ${LIST_WHAT};
+the computer-use tasks (kind cua) follow the coding ones.`;
+
+export const TASKS_EXPORT_OPTIONS = {
+  suite: {
+    type: "string",
+    value: "NAME",
+    help: "the suite to export; builtin is the one there is",
+    default: "builtin",
+  },
+  out: { type: "string", value: "FILE", help: "the instances .jsonl to write (required)" },
+} as const;
+
+export const TASKS_EXPORT_HELP = `acilab tasks export — the built-in suite as SWE-bench instances
+
+Usage: acilab tasks export [--suite builtin] --out FILE
+
+Options:
+${optionLines(TASKS_EXPORT_OPTIONS)}
+
+Writes the built-in suite as SWE-bench instances (JSONL) with each library's repository as a git
+bundle in FILE's folder/repos/, which \`acilab grade\` reads anywhere.`;
+
+export const TASKS_VALIDATE_OPTIONS = {
+  runs: { type: "string", value: "N", help: "gold runs that must agree test by test", default: "2" },
+  sandbox: SANDBOX,
+} as const;
+
+export const TASKS_VALIDATE_HELP = `acilab tasks validate — check that tasks are fair
+
+Usage: acilab tasks validate [FILE.jsonl | TASK…] [--runs N] [--sandbox BACKEND]
+
+Options:
+${optionLines(TASKS_VALIDATE_OPTIONS)}
+
+Checks tasks are fair: the gold patch resolves (an impossible task's does not), the untouched base
+fails every FAIL_TO_PASS test and passes every PASS_TO_PASS one, and --runs gold runs agree test by
+test — else the task is flagged flaky. No argument: every built-in task. Exit 1 when any is invalid.`;
+
+const REPO = {
+  type: "string",
+  value: "PATH",
+  help: "the git repository with tests to build from (required)",
+} as const;
+
+/** The options mirror and synth share (besides --repo); only the default output file differs. */
+function buildOptions(sub: "mirror" | "synth") {
+  return {
+    out: {
+      type: "string",
+      value: "FILE",
+      help: "instances JSONL; the base commits go to a git bundle beside it (FILE's name with .bundle), which repo_path points at",
+      default: `${sub}.jsonl`,
+    },
+    "test-command": {
+      type: "string",
+      value: "CMD",
+      help: "a shell command the test files are appended to",
+      defaultHelp: "pytest for Python, node --test with the tap reporter for package.json repositories",
+    },
+    "log-parser": {
+      type: "string",
+      value: "NAME",
+      help: `how to read --test-command's output: ${LOG_PARSER_NAMES.join(", ")}`,
+      defaultHelp: "pytest if the command says pytest, else node-tap",
+    },
+    sandbox: SANDBOX,
+  } as const;
+}
+
+export const TASKS_MIRROR_OPTIONS = {
+  repo: REPO,
+  "max-commits": {
+    type: "string",
+    value: "N",
+    help: "how many commits back from HEAD to look for fixes",
+    default: String(DEFAULT_MAX_COMMITS),
+  },
+  "max-src-lines": {
+    type: "string",
+    value: "N",
+    help: "the most source lines a fix may change",
+    default: String(DEFAULT_MAX_SRC_LINES),
+  },
+  ...buildOptions("mirror"),
+} as const;
+
+const BUILD_NOTE = `Skipped candidates are listed with a one-line reason each. Test runs always go through the sandbox.`;
+
+export const TASKS_MIRROR_HELP = `acilab tasks mirror — build SWE-bench instances from a git repository's fix commits
+
+Usage: acilab tasks mirror --repo PATH [--max-commits N] [--max-src-lines N] [--out FILE]
+
+Options:
+${optionLines(TASKS_MIRROR_OPTIONS)}
+
+Walks the last --max-commits commits for fixes that change tests and at most --max-src-lines source
+lines; undoes each fix's source part on HEAD, runs the commit's test files, and keeps tests passing
+at HEAD and failing without the fix as FAIL_TO_PASS. The base hides them and drops AGENTS.md /
+CLAUDE.md. "acilab tasks synth --help" builds instances from mutants instead.
+
+${BUILD_NOTE}`;
+
+export const TASKS_SYNTH_OPTIONS = {
+  repo: REPO,
+  max: { type: "string", value: "N", help: "how many instances to keep", default: String(DEFAULT_SYNTH_MAX) },
+  seed: {
+    type: "string",
+    value: "S",
+    help: "seed of the pseudo-random choice of mutants: the same seed gives the same instances",
+    default: "0",
+  },
+  ...buildOptions("synth"),
+} as const;
+
+export const TASKS_SYNTH_HELP = `acilab tasks synth — build SWE-bench instances by mutating a git repository's functions
+
+Usage: acilab tasks synth --repo PATH [--max N] [--seed S] [--out FILE]
+
+Options:
+${optionLines(TASKS_SYNTH_OPTIONS)}
+
+Mutates functions (tree-sitter: comparison flips, off-by-one, dropped conditions, swapped arguments,
+removed \`from None\`, wrong defaults) and keeps the mutants that make tests fail; the same --seed
+keeps the same ones. "acilab tasks mirror --help" builds instances from fix commits instead.
+
+${BUILD_NOTE}`;

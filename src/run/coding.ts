@@ -1,0 +1,211 @@
+/**
+ * Coding tasks as a run kind: a fresh copy-on-write checkout → the agent loop with the tool set in a
+ * sandbox → the patch → graded on a fresh copy with the hidden tests (report.json, test_output.txt,
+ * patch.diff beside the trajectory).
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gradeTask } from "../eval/index.js";
+import { parseHistorySpec } from "../history/index.js";
+import { DEFAULT_LIMITS, type Limits, loadMemory } from "../loop/index.js";
+import { makePolicy } from "../policies/index.js";
+import { type BackendChoice, BwrapSandbox, formatDecisions } from "../sandbox/index.js";
+import type { GradingRules, InstanceReport } from "../swebench/index.js";
+import { checkoutTask, openTaskSandbox, referenceScript, type Task } from "../tasks/index.js";
+import {
+  type ActionFormat,
+  releaseSearchIndex,
+  ToolRegistry,
+  toolset,
+  toolsForFormat,
+} from "../tools/index.js";
+import { type Checkout, describeUncarried } from "../workspace/index.js";
+import type { GradeCore, ResultCore } from "./result.js";
+import type { KindEnd, RunnableTask, SharedRun } from "./root.js";
+import { runWorkspaceLoop } from "./workspace-loop.js";
+
+const SYSTEM_PROMPT = readFileSync(new URL("./coding-system-prompt.txt", import.meta.url), "utf8");
+
+export interface CodingOptions {
+  /** A tool set name (`acilab tasks list --toolsets`). */
+  tools: string;
+  history: string;
+  /** json (default): one tool call per JSON object; code: one program per turn calling the tools. */
+  actionFormat?: ActionFormat;
+  limits?: Partial<Limits>;
+  commandTimeoutMs?: number;
+  maxOutputTokens?: number;
+  /** Sandbox backend (default: ACILAB_SANDBOX, else auto = bwrap where it works). */
+  sandbox?: BackendChoice;
+  /** Hosts the agent's commands may reach through the sandbox's proxy; empty = no network. */
+  allowNet?: readonly string[];
+  /** Grading rules for the final verdict (default "hardened"). */
+  rules?: GradingRules;
+}
+
+export type CodingGrade = GradeCore &
+  Pick<InstanceReport, "outcome" | "patch_successfully_applied" | "rejected" | "tests_status">;
+
+/** result.json of a coding run: the common fields, then how it ran and what the patch was. */
+export type CodingRunResult = ResultCore<"coding", CodingGrade> & {
+  tools: string;
+  action_format: ActionFormat;
+  history: string;
+  sandbox: string;
+  /** Set when commands ran with weaker isolation than the bwrap backend, and why. */
+  sandbox_warning: string | null;
+  /** "none", or the allowlist and what the proxy allowed and refused (one line per target). */
+  network: "none" | { allow: string[]; decisions: string[] };
+  /** The rules the hidden tests' log was graded under. */
+  rules: GradingRules;
+  patch_lines: number;
+  /** The workspace: an overlay checkout of the task's snapshot, or a copy (and why). */
+  workspace: string;
+};
+
+export function codingRun(task: Task, options: CodingOptions): RunnableTask<CodingRunResult> {
+  const set = toolset(options.tools);
+  return {
+    kind: "coding",
+    id: task.id,
+    scripted: (file) =>
+      file === undefined
+        ? makePolicy("scripted", { referenceScript: () => referenceScript(task, set.name) })
+        : makePolicy(`scripted:${file}`),
+    execute: (run) => executeCoding(task, options, run),
+  };
+}
+
+async function executeCoding(
+  task: Task,
+  options: CodingOptions,
+  run: SharedRun,
+): Promise<KindEnd<CodingRunResult>> {
+  const set = toolset(options.tools);
+  const history = parseHistorySpec(options.history);
+  const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const { checkout, gitDir } = await checkoutTask(task);
+  const root = checkout.root;
+  const opened = await openTaskSandbox(task, root, options.sandbox, {
+    fromSnapshot: true,
+    allowNet: options.allowNet ?? [],
+  }).catch(async (err) => {
+    await checkout.dispose();
+    throw err;
+  });
+  const { sandbox, warning: sandboxWarning } = opened;
+  const actionFormat = options.actionFormat ?? "json";
+  const registry = new ToolRegistry(toolsForFormat(actionFormat, set.tools));
+  const memory = loadMemory(root);
+  // An interrupt kills whatever command is running now; the loop then stops with reason "aborted".
+  const onAbort = () => void sandbox.close();
+  run.signal?.addEventListener("abort", onAbort, { once: true });
+  let submission: Submission = { patch: "", uncarried: [] };
+  let loop: KindEnd<CodingRunResult>["loop"];
+  try {
+    const outcome = await runWorkspaceLoop(run, {
+      task: task.id,
+      toolsLabel: actionFormat === "json" ? set.name : `${set.name} (${actionFormat})`,
+      registry,
+      workspace: { root, gitDir, sandbox, testCommand: task.testCommand },
+      history,
+      limits,
+      system: SYSTEM_PROMPT,
+      memory,
+      prompt: taskMessage(task),
+      ...(options.commandTimeoutMs ? { commandTimeoutMs: options.commandTimeoutMs } : {}),
+      ...(options.maxOutputTokens ? { maxOutputTokens: options.maxOutputTokens } : {}),
+    });
+    loop = outcome;
+    // Nothing may change the workspace while the host reads it (a process left running could swap a
+    // file for a FIFO mid-read): the sandbox goes first.
+    await sandbox.close();
+    submission = await readSubmission(checkout);
+  } finally {
+    run.signal?.removeEventListener("abort", onAbort);
+    releaseSearchIndex(root);
+    await sandbox.close();
+    await checkout.dispose();
+  }
+  const { patch } = submission;
+  if (run.out) writeFileSync(join(run.out, "patch.diff"), patch);
+  // Hidden tests are applied only now, to a fresh copy: the agent never saw them.
+  const graded = await gradeTask(task, patch, {
+    ...(options.sandbox ? { backend: options.sandbox } : {}),
+    ...(options.rules ? { rules: options.rules } : {}),
+  });
+  const report = withUncarried(graded.report, submission.uncarried);
+  if (run.out) {
+    writeFileSync(join(run.out, "report.json"), `${JSON.stringify({ [task.id]: report }, null, 2)}\n`);
+    writeFileSync(join(run.out, "test_output.txt"), graded.testOutput);
+  }
+  const allowNet = options.allowNet ?? [];
+  return {
+    loop,
+    grade: {
+      resolved: report.resolved,
+      detail: report.detail,
+      outcome: report.outcome,
+      patch_successfully_applied: report.patch_successfully_applied,
+      rejected: report.rejected,
+      tests_status: report.tests_status,
+    },
+    extras: {
+      tools: set.name,
+      action_format: actionFormat,
+      history: history.name,
+      sandbox: sandbox.backend,
+      sandbox_warning: sandboxWarning ?? null,
+      network:
+        allowNet.length === 0
+          ? "none"
+          : {
+              allow: [...allowNet],
+              decisions: formatDecisions(sandbox instanceof BwrapSandbox ? sandbox.networkLog() : []),
+            },
+      rules: report.rules,
+      patch_lines: patch === "" ? 0 : patch.split("\n").length - 1,
+      workspace: checkout.warning ? `copy (${checkout.warning})` : checkout.kind,
+    },
+  };
+}
+
+/** The patch, and the changes it cannot carry; a workspace the host cannot read is a reason, not a crash. */
+interface Submission {
+  patch: string;
+  uncarried: string[];
+}
+
+async function readSubmission(checkout: Checkout): Promise<Submission> {
+  try {
+    const { diff, uncarried } = await checkout.patch();
+    return { patch: diff, uncarried: uncarried.map(describeUncarried) };
+  } catch (err) {
+    const why = (err as Error).message.split("\n")[0];
+    return { patch: "", uncarried: [`the workspace's changes could not be read as a patch (${why})`] };
+  }
+}
+
+/** Uncarried changes listed in a grade's detail; more are counted. */
+const MAX_LISTED_UNCARRIED = 5;
+
+/** The submission is the workspace: when the patch cannot carry all of it, the attempt is not resolved. */
+function withUncarried(report: InstanceReport, uncarried: string[]): InstanceReport {
+  if (uncarried.length === 0) return report;
+  const listed = uncarried.slice(0, MAX_LISTED_UNCARRIED).join("; ");
+  const more =
+    uncarried.length > MAX_LISTED_UNCARRIED ? ` and ${uncarried.length - MAX_LISTED_UNCARRIED} more` : "";
+  return {
+    ...report,
+    resolved: false,
+    detail: `the patch cannot carry every change in the workspace — ${listed}${more}; graded on the rest: ${report.detail}`,
+  };
+}
+
+function taskMessage(task: Task): string {
+  const lines = [`Fix this issue in the repository.`, "", "<issue>", task.issue.trim(), "</issue>", ""];
+  lines.push(`The project's tests run with: ${task.testCommand.join(" ")}`);
+  if (task.language === "typescript")
+    lines.push('TypeScript files run with: node --import "$ACILAB_TSX" <file.ts>');
+  return lines.join("\n");
+}

@@ -1,0 +1,171 @@
+/**
+ * Computer-use tasks as a run kind: a fresh app and browser → the computer-use loop → the grade on the
+ * app's final state, then what a person reads (frames/, contact-sheet.png beside result.json).
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import {
+  type ConfirmHook,
+  type CuaOutcome,
+  type CuaTask,
+  contactSheet,
+  createEnvironment,
+  cuaScriptedPolicy,
+  type FrameRecord,
+  frameCaptions,
+  type Grade,
+  LabelledEnvironment,
+  type ObserveKind,
+  runCuaEpisode,
+  type Size,
+  startTaskEpisode,
+  type TierName,
+} from "../cua/index.js";
+import { DEFAULT_CUA_LIMITS, type Limits } from "../loop/index.js";
+import type { ResultCore } from "./result.js";
+import type { KindEnd, RunnableTask, SharedRun } from "./root.js";
+
+/** Past the episode's wall clock, how long to wait for a step in flight before closing the browser. */
+const HANG_GRACE_MS = 15_000;
+/** Closing a browser takes well under a second; one stuck in a close must not hold the run. */
+const CLOSE_TIMEOUT_MS = 10_000;
+
+export interface CuaOptions {
+  observe: ObserveKind;
+  /** The screen the browser renders and captures; the model's image follows the tier. */
+  screen: Size;
+  tier?: TierName;
+  /** Screenshots kept in the conversation: "all" (default), "last:<k>", "batch:<k>:<every>". */
+  history?: string;
+  limits?: Partial<Limits>;
+  /** Asked before a destructive click; default: deny (headless). */
+  confirm?: ConfirmHook;
+}
+
+/** result.json of a computer-use episode: the common fields, then what explains them. */
+export type CuaRunResult = ResultCore<"cua", Grade> & {
+  observe: ObserveKind;
+  /** The screen, `WIDTHxHEIGHT`. */
+  resolution: string;
+  /** The image the model saw, `WIDTHxHEIGHT`. */
+  model_image: string;
+  /** Destructive clicks the confirmation gate refused. */
+  blocked: string[];
+  /** Requests the egress allowlist refused ("CONNECT host:443", "GET http://…"). */
+  egress_refused: string[];
+  /** Where the app saw the secret API key arrive (empty = it never left). */
+  key_leaks: string[];
+  frames: FrameRecord[];
+  contact_sheet: string | null;
+};
+
+export function cuaRun(task: CuaTask, options: CuaOptions): RunnableTask<CuaRunResult> {
+  return {
+    kind: "cua",
+    id: task.id,
+    scripted: (file) => cuaScriptedPolicy(task, file),
+    execute: (run) => executeCua(task, options, run),
+  };
+}
+
+async function executeCua(
+  task: CuaTask,
+  options: CuaOptions,
+  run: SharedRun,
+): Promise<KindEnd<CuaRunResult>> {
+  const episode = await startTaskEpisode(task);
+  const env = new LabelledEnvironment(createEnvironment("browser", options.screen));
+  let outcome: CuaOutcome;
+  let egress: string[] = [];
+  // The loop checks its wall clock between steps; a browser call that never returns would outlive
+  // it. Closing the environment makes that call fail, so the episode ends as env_error instead.
+  const hangMs = (options.limits?.wallClockMs ?? DEFAULT_CUA_LIMITS.wallClockMs) + HANG_GRACE_MS;
+  let hung = false;
+  const guard = setTimeout(() => {
+    hung = true;
+    void env.close().catch(() => undefined);
+  }, hangMs);
+  try {
+    outcome = await runCuaEpisode({
+      env,
+      policy: run.policy,
+      task: { id: task.id, instruction: task.instruction, start: episode.start },
+      observe: options.observe,
+      ledger: run.ledger,
+      trajectory: run.trajectory,
+      runId: run.runId,
+      ...(options.tier ? { tier: options.tier } : {}),
+      ...(options.history ? { history: options.history } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.confirm ? { confirm: options.confirm } : {}),
+      ...(run.signal ? { signal: run.signal } : {}),
+      ...(run.out ? { framesDir: join(run.out, "frames") } : {}),
+    });
+    egress = env.refusals.map((r) => r.request);
+    if (hung)
+      outcome = {
+        ...outcome,
+        detail: `the browser stopped answering; closed after ${hangMs / 1000} s (${outcome.detail})`,
+      };
+  } finally {
+    clearTimeout(guard);
+    await settleWithin(env.close(), CLOSE_TIMEOUT_MS);
+    await episode.app.close();
+  }
+  // Graded after the browser is gone: the state is final and nothing can still be in flight.
+  const grade = task.grade(episode.app.state);
+  const sheet = run.out ? await writeSheet(task, options, outcome, env.labels, run.out) : undefined;
+  const out = run.out;
+  return {
+    loop: outcome,
+    grade,
+    extras: {
+      observe: options.observe,
+      resolution: `${options.screen.width}x${options.screen.height}`,
+      model_image: `${outcome.model.width}x${outcome.model.height}`,
+      blocked: outcome.blocked.map((b) => b.summary),
+      egress_refused: egress,
+      key_leaks: [...episode.app.state.keyLeaks],
+      frames: outcome.frames.map((f) => (f.path && out ? { ...f, path: relative(out, f.path) } : f)),
+      contact_sheet: sheet && out ? relative(out, sheet) : null,
+    },
+  };
+}
+
+async function writeSheet(
+  task: CuaTask,
+  options: CuaOptions,
+  outcome: CuaOutcome,
+  labels: string[],
+  out: string,
+): Promise<string | undefined> {
+  const captions = frameCaptions(outcome.frames, labels);
+  const frames = outcome.frames.filter((f) => f.path !== undefined);
+  if (frames.length === 0) return undefined;
+  // Frame k shows the screen after action k; captioning it with that action reads as "did X, saw this".
+  const png = await contactSheet(
+    frames.map((f) => ({
+      step: f.step,
+      png: readFileSync(f.path as string),
+      caption: captions.get(f.step) ?? f.action,
+    })),
+    {
+      title: `${task.id} · ${options.observe} · ${options.screen.width}×${options.screen.height} · ${outcome.stopReason}`,
+    },
+  );
+  const path = join(out, "contact-sheet.png");
+  writeFileSync(path, png);
+  return path;
+}
+
+function settleWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    work
+      .catch(() => undefined)
+      .finally(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+  });
+}
