@@ -17,12 +17,13 @@ import {
   type TaskCheckout,
   taskInstance,
 } from "../tasks/index.js";
-import { type CanaryPlan, planCanaries } from "./canaries/index.js";
+import { type CanaryPlan, planCanaries, type TestFile } from "./canaries/index.js";
 import { formatTestOutput, gradeLog } from "./grade-log.js";
+import { gradeInOneStart, prepareAndRun } from "./one-start.js";
 import { patchProblem } from "./patch-check.js";
 import { splitByBase, testFilesToReset } from "./restore.js";
 import { guardTestCommand } from "./runner-guard.js";
-import { applyAndPrepare, evalScript, runTests, STEP_FAILED, type StepRunner } from "./steps.js";
+import { applyCandidate, evalScript, STEP_FAILED, type StepRunner } from "./steps.js";
 
 /** SWE-bench's per-instance test timeout is 1,800 s; ours are small, so a grading run gets 5 minutes. */
 export const GRADE_TEST_TIMEOUT_MS = 300_000;
@@ -140,27 +141,43 @@ export async function gradeInstance(
       instance.base_commit,
       testFilesToReset(instance.test_patch, patch ?? ""),
     );
-    const { apply, prepared } = await applyAndPrepare(
-      steps,
-      {
-        patch: patch ?? "",
-        base: instance.base_commit,
-        clear: [...reset.restore, ...reset.remove],
-        restore: reset.restore,
-        testPatch: instance.test_patch,
-        read: rules === "hardened" ? gradedFiles(instance) : [],
-      },
-      async () => {
-        await repo.checkout.reset();
-        const again = await setup();
-        if (again) throw new Error(again);
-      },
-    );
-    report.apply_strategy = apply.strategy;
-    if (!apply.applied) return done("patch_failed", apply.detail);
+    const command = resolvePlaceholders(instance.test_command);
+    const planFor = (files: readonly TestFile[]): CanaryPlan =>
+      rules === "hardened"
+        ? planCanaries({ parser: instance.log_parser, files, testCommand: command, random: cryptoRandom })
+        : { canaries: [], edits: [], note: null };
+    const argv = rules === "hardened" ? guardTestCommand(command).argv : command;
+    const timeoutMs = options.timeoutMs ?? GRADE_TEST_TIMEOUT_MS;
+    const prepareInput = {
+      patch: patch ?? "",
+      base: instance.base_commit,
+      clear: [...reset.restore, ...reset.remove],
+      restore: reset.restore,
+      testPatch: instance.test_patch,
+      read: rules === "hardened" ? gradedFiles(instance) : [],
+    };
+    const runOptions = { planFor, argv, timeoutMs, outputLimit: GRADE_LOG_LIMIT };
+    // The common case — `git apply` takes the patch — in one sandbox start; the other strategies
+    // (which may need the tree reset between tries) one step at a time.
+    let ran = await gradeInOneStart(steps, prepareInput, runOptions);
+    if (ran.kind === "refused") {
+      const apply = await applyCandidate(
+        steps,
+        prepareInput.patch,
+        async () => {
+          await repo.checkout.reset();
+          const again = await setup();
+          if (again) throw new Error(again);
+        },
+        `git apply: ${ran.log}`,
+      );
+      report.apply_strategy = apply.strategy;
+      if (!apply.applied) return done("patch_failed", apply.detail);
+      ran = await prepareAndRun(steps, prepareInput, runOptions);
+    } else report.apply_strategy = "git apply";
     report.patch_successfully_applied = true;
-    if (!prepared?.ok) {
-      const why = prepared?.error ?? "the tests were not prepared";
+    if (ran.kind !== "ran") {
+      const why = ran.kind === "unprepared" ? ran.prepared.error : "the tests were not prepared";
       // A patch that fills the workspace leaves no room for the tests: its failure, not the harness's.
       if (/No space left on device/.test(why))
         return done(
@@ -169,20 +186,7 @@ export async function gradeInstance(
         );
       return done("infrastructure_error", why);
     }
-
-    const command = resolvePlaceholders(instance.test_command);
-    const plan: CanaryPlan =
-      rules === "hardened"
-        ? planCanaries({
-            parser: instance.log_parser,
-            files: prepared.files,
-            testCommand: command,
-            random: cryptoRandom,
-          })
-        : { canaries: [], edits: [], note: null };
-    const argv = rules === "hardened" ? guardTestCommand(command).argv : command;
-    const timeoutMs = options.timeoutMs ?? GRADE_TEST_TIMEOUT_MS;
-    const run = await runTests(steps, { plant: plan.edits, argv, timeoutMs, outputLimit: GRADE_LOG_LIMIT });
+    const { run, plan } = ran;
     testOutput = formatTestOutput({ output: run.output, exitCode: run.exitCode, signal: run.signal });
     if (run.timedOut)
       return done("timeout", `the test command passed its ${Math.round(timeoutMs / 1000)} s limit`);

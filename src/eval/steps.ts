@@ -1,21 +1,23 @@
 /**
  * The grading steps that touch the candidate's tree, each run inside the grading sandbox as the
  * unprivileged sandbox user: applying the candidate patch, restoring the graded test files, applying
- * the test patch, reading the graded files back, planting canaries and starting the runner. No host
- * process writes into, reads through or runs a tool (git, patch) on a tree the candidate shaped; the
- * checkout's `.git` is mounted read-only inside (see openTaskSandbox), so no strategy can write there.
- * Every script is fixed text; what varies arrives as arguments or on stdin, never spliced into it.
+ * the test patch and reading the graded files back (PREPARE_BODY) — one-start.ts puts them and the
+ * test run into one sandbox start; the apply strategies after a refusal by `git apply` run here one
+ * by one. No host process writes into, reads through or runs a tool (git, patch) on a tree the
+ * candidate shaped; the checkout's `.git` is mounted read-only inside (see openTaskSandbox), so no
+ * strategy can write there. Every script is fixed text; what varies arrives as arguments, on stdin or
+ * on the exec channel, never spliced into it.
  */
 import type { ExecResult, Sandbox } from "../sandbox/index.js";
 
 /** Git inside the sandbox: no hooks, no fsmonitor, no config but ours. */
-const GIT =
+export const GIT =
   'git -c core.hooksPath=/dev/null -c core.fsmonitor=false -c safe.directory="*" -c core.quotepath=off';
-const GIT_ENV = { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", LC_ALL: "C" };
+export const GIT_ENV = { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", LC_ALL: "C" };
 /** Patching and copying take seconds at most; a step that takes longer is stuck. */
 const STEP_TIMEOUT_MS = 120_000;
 /** Test files read back for the canaries (a few hundred KiB at most in practice). */
-const READ_LIMIT = 8_000_000;
+export const READ_LIMIT = 8_000_000;
 /** Exit status of a step script that failed in a way the grader reports (not a program's status). */
 export const STEP_FAILED = 125;
 
@@ -25,6 +27,8 @@ export interface RecordedStep {
   script: string;
   args: string[];
   stdin: string | null;
+  /** What the harness sent on fd 4 (the canaries to plant), when the step had a channel. */
+  fd4?: string;
 }
 
 export interface StepRunner {
@@ -137,7 +141,7 @@ function firstComplaint(log: string): string {
  * eval script resets; (3) apply the test patch; (4) print each of `read` that is a regular file,
  * framed by NULs. Arguments: base, clear…, --, restore…, --, read….
  */
-const PREPARE_BODY = `base=$1; shift
+export const PREPARE_BODY = `base=$1; shift
 while [ "$1" != "--" ]; do
   IFS=/ read -r -a parts <<< "$1"
   cur=.
@@ -163,23 +167,8 @@ for f in "$@"; do
   if [ -f "$f" ] && [ ! -L "$f" ]; then printf '\\0%s\\0' "$f"; cat -- "$f"; fi
 done`;
 
-/** The test patch on stdin, then PREPARE_BODY. */
-const PREPARE = `set -u\ncat > /tmp/test.patch\n${PREPARE_BODY}`;
-
-/** Exit status of FUSED when `git apply` refused the candidate: the other strategies come next. */
-const APPLY_REFUSED = 3;
-
-/**
- * The common case in one sandbox start: stdin carries the candidate's byte length on a line, the
- * candidate, then the test patch; `git apply` takes the candidate (atomic, so a refusal changes
- * nothing), then PREPARE_BODY. `head -c` reads no more than it is asked for, so the split is exact.
- */
-const FUSED = `set -u
-read -r n
-head -c "$n" > /tmp/candidate.patch
-cat > /tmp/test.patch
-${GIT} apply --verbose --whitespace=nowarn /tmp/candidate.patch >&2 || exit ${APPLY_REFUSED}
-${PREPARE_BODY}`;
+/** Exit status of the patch step when `git apply` refused the candidate: the other strategies come next. */
+export const APPLY_REFUSED = 3;
 
 export interface PrepareResult {
   ok: boolean;
@@ -198,90 +187,14 @@ export interface PrepareInput {
   read: string[];
 }
 
-function prepared(r: ExecResult): PrepareResult {
-  if (r.exitCode !== 0)
-    return {
-      ok: false,
-      error: (r.stderr.trim() || `exit ${r.exitCode ?? r.signal}`).slice(-2000),
-      files: [],
-    };
-  const parts = r.stdout.split("\0");
+/** A preparation's result from its status, its complaint and its NUL-framed read-back. */
+export function preparedFrom(ok: boolean, error: string, stdout: string): PrepareResult {
+  if (!ok) return { ok: false, error: error.slice(-2000), files: [] };
+  const parts = stdout.split("\0");
   const files: PrepareResult["files"] = [];
   for (let i = 1; i + 1 < parts.length; i += 2)
     files.push({ path: parts[i] as string, text: parts[i + 1] as string });
   return { ok: true, error: "", files };
-}
-
-/**
- * Apply the candidate and prepare the graded tests. The first strategy and the preparation share one
- * sandbox start; when `git apply` refuses the patch, the other strategies run one by one
- * (applyCandidate) and the preparation after them.
- */
-export async function applyAndPrepare(
-  runner: StepRunner,
-  input: PrepareInput,
-  reset: () => Promise<void>,
-): Promise<{ apply: ApplyResult; prepared?: PrepareResult }> {
-  const patch = input.patch.endsWith("\n") ? input.patch : `${input.patch}\n`;
-  const args = [input.base, ...input.clear, "--", ...input.restore, "--", ...input.read];
-  const stdin = `${Buffer.byteLength(patch)}\n${patch}${input.testPatch}`;
-  const fused = await step(
-    runner,
-    "apply (git apply), restore test files, apply the test patch",
-    FUSED,
-    args,
-    {
-      stdin,
-      outputLimit: READ_LIMIT,
-    },
-  );
-  if (fused.exitCode !== APPLY_REFUSED) {
-    const apply = {
-      applied: true,
-      strategy: "git apply",
-      detail: "applied with git apply",
-      log: "git apply: ok",
-    };
-    return { apply, prepared: prepared(fused) };
-  }
-  const apply = await applyCandidate(runner, input.patch, reset, `git apply: ${fused.stderr.trim()}`);
-  if (!apply.applied) return { apply };
-  const r = await step(runner, "restore test files, apply the test patch", PREPARE, args, {
-    stdin: input.testPatch,
-    outputLimit: READ_LIMIT,
-  });
-  return { apply, prepared: prepared(r) };
-}
-
-/**
- * Append each planted text to its file (a regular file, never through a symlink), then become the
- * test runner with `exec`: no shell is left around it to be killed or to print a marker, so the exit
- * status the sandbox reports is the runner's own. stdin is closed, as for any test run.
- */
-const RUN = `while [ "$1" != "--" ]; do
-  if [ -L "$1" ] || [ ! -f "$1" ]; then echo "acilab: cannot plant tests into $1" >&2; exit ${STEP_FAILED}; fi
-  printf '%s' "$2" >> "$1" || exit ${STEP_FAILED}
-  shift 2
-done
-shift
-exec "$@" </dev/null`;
-
-export async function runTests(
-  runner: StepRunner,
-  input: {
-    plant: Array<{ path: string; append: string }>;
-    argv: string[];
-    timeoutMs: number;
-    outputLimit: number;
-  },
-): Promise<ExecResult> {
-  const args = [...input.plant.flatMap((p) => [p.path, p.append]), "--", ...input.argv];
-  runner.steps.push({ name: "run the tests", script: RUN, args, stdin: null });
-  return runner.sandbox.exec({
-    argv: ["bash", "-c", RUN, "acilab-run", ...args],
-    timeoutMs: input.timeoutMs,
-    outputLimit: input.outputLimit,
-  });
 }
 
 function shellQuote(s: string): string {
@@ -297,9 +210,18 @@ export function evalScript(title: string, steps: readonly RecordedStep[]): strin
   ];
   for (const [i, s] of steps.entries()) {
     lines.push("", `# ${i + 1}. ${s.name}`);
-    const call = `bash -c ${shellQuote(s.script)} ${shellQuote(`acilab-step`)} ${s.args.map(shellQuote).join(" ")}`;
-    if (s.stdin === null) lines.push(call);
-    else lines.push(`${call} <<'ACILAB_STDIN_${i + 1}'`, s.stdin.replace(/\n$/, ""), `ACILAB_STDIN_${i + 1}`);
+    let call = `bash -c ${shellQuote(s.script)} ${shellQuote(`acilab-step`)} ${s.args.map(shellQuote).join(" ")}`;
+    const docs: string[] = [];
+    // What went to the harness (fd 3) is dropped; what came from it (fd 4) is replayed.
+    if (s.fd4 !== undefined) {
+      call += ` 3>/dev/null 4<<'ACILAB_FD4_${i + 1}'`;
+      docs.push(s.fd4.replace(/\n$/, ""), `ACILAB_FD4_${i + 1}`);
+    }
+    if (s.stdin !== null) {
+      call += ` <<'ACILAB_STDIN_${i + 1}'`;
+      docs.push(s.stdin.replace(/\n$/, ""), `ACILAB_STDIN_${i + 1}`);
+    }
+    lines.push(call, ...docs);
   }
   return `${lines.join("\n")}\n`;
 }
