@@ -20,6 +20,8 @@ command -v xdotool >/dev/null 2>&1 || need+=(xdotool)
 command -v matchbox-window-manager >/dev/null 2>&1 || need+=(matchbox-window-manager)
 command -v xcalc >/dev/null 2>&1 || need+=(x11-apps)
 [[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]] || need+=(fonts-dejavu-core)
+# better-sqlite3 (the experiment store) is compiled by npm ci: no prebuilt binary can be downloaded here.
+{ command -v g++ >/dev/null 2>&1 && command -v make >/dev/null 2>&1; } || need+=(build-essential)
 
 if ((${#need[@]} > 0)); then
   if [[ $(id -u) -ne 0 ]] && ! command -v sudo >/dev/null 2>&1; then

@@ -5,6 +5,7 @@ import {
   getCuaTask,
   listCuaTasks,
   type ObserveKind,
+  parseScreen,
   type Size,
   type TierName,
 } from "../cua/index.js";
@@ -88,20 +89,12 @@ export function observeOption(value: string): ObserveKind[] {
   return kinds as ObserveKind[];
 }
 
-/** Screens the loopback app is laid out for; bigger or smaller still work but waste tokens or hide text. */
-const MIN_SIDE = 320;
-const MAX_SIDE = 3840;
-
 export function resolutionOption(value: string): Size {
-  const m = /^(\d+)x(\d+)$/i.exec(value.trim());
-  const width = Number(m?.[1]);
-  const height = Number(m?.[2]);
-  if (!m || [width, height].some((n) => n < MIN_SIDE || n > MAX_SIDE))
-    throw new UsageError(
-      `--resolution must be WIDTHxHEIGHT with each side ${MIN_SIDE}–${MAX_SIDE}, e.g. 1400x800; got "${value}"`,
-      "cua",
-    );
-  return { width, height };
+  try {
+    return parseScreen(value);
+  } catch (err) {
+    throw new UsageError(`--${(err as Error).message}`, "cua");
+  }
 }
 
 export function tierOption(value: string | undefined): TierName | undefined {

@@ -6,6 +6,11 @@
 import { describe, expect, it } from "vitest";
 import { IMAGE_SIZE_OPTIONS } from "./cua-image-size.js";
 import { CUA_OPTIONS } from "./cua-options.js";
+import {
+  EXPERIMENT_INIT_OPTIONS,
+  EXPERIMENT_RUN_OPTIONS,
+  EXPERIMENT_VALIDATE_OPTIONS,
+} from "./experiment-options.js";
 import { GRADE_OPTIONS } from "./grade-command.js";
 import { main } from "./main.js";
 import { RUN_OPTIONS } from "./run-command.js";
@@ -32,6 +37,9 @@ const COMMANDS: readonly (readonly string[])[] = [
   ["tasks", "synth"],
   ["cua"],
   ["cua", "image-size"],
+  ["experiment", "init"],
+  ["experiment", "validate"],
+  ["experiment", "run"],
 ];
 
 const TABLES = [
@@ -47,6 +55,9 @@ const TABLES = [
   TASKS_SYNTH_OPTIONS,
   CUA_OPTIONS,
   IMAGE_SIZE_OPTIONS,
+  EXPERIMENT_INIT_OPTIONS,
+  EXPERIMENT_VALIDATE_OPTIONS,
+  EXPERIMENT_RUN_OPTIONS,
 ];
 
 async function cli(argv: readonly string[]) {

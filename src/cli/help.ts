@@ -1,4 +1,5 @@
 import { CUA_HELP } from "./cua-options.js";
+import { EXPERIMENT_HELP } from "./experiment-options.js";
 import { GRADE_HELP } from "./grade-command.js";
 import { RUN_HELP } from "./run-command.js";
 import { DOCTOR_HELP, SANDBOX_HELP } from "./sandbox-commands.js";
@@ -10,14 +11,15 @@ export const MAIN_HELP = `acilab — run, grade and compare agents that act on c
 Usage: acilab <command> [options]
 
 Commands:
-  run      run an agent on one task and grade it
-  suite    run every built-in task (what \`make demo\` runs) and print a table
-  grade    grade SWE-bench predictions (jsonl/json, gold, empty) against instances
-  tasks    list the built-in tasks
-  cua      run a computer-use task in a real browser (acilab cua --task all)
-  doctor   which sandbox backends work on this machine, and why not
-  sandbox  run one command in a sandbox (acilab sandbox exec -- CMD)
-  help     show help for a command
+  run         run an agent on one task and grade it
+  suite       run every built-in task (what \`make demo\` runs) and print a table
+  grade       grade SWE-bench predictions (jsonl/json, gold, empty) against instances
+  tasks       list the built-in tasks
+  cua         run a computer-use task in a real browser (acilab cua --task all)
+  experiment  write, check and run experiment files: arms × tasks × repeats (init, validate, run)
+  doctor      which sandbox backends work on this machine, and why not
+  sandbox     run one command in a sandbox (acilab sandbox exec -- CMD)
+  help        show help for a command
 
 Run "acilab <command> --help" for a command's options.`;
 
@@ -30,6 +32,7 @@ const COMMAND_HELP: Record<string, string> = {
   doctor: DOCTOR_HELP,
   sandbox: SANDBOX_HELP,
   cua: CUA_HELP,
+  experiment: EXPERIMENT_HELP,
 };
 
 export function helpFor(command: string | undefined): string {

@@ -1,5 +1,6 @@
 import { policyFor, sandboxOption, UsageError } from "./args.js";
 import { cuaCommand } from "./cua-command.js";
+import { experimentCommand } from "./experiment-command.js";
 import { gradeCommand } from "./grade-command.js";
 import { helpFor } from "./help.js";
 import { interruptSignal } from "./interrupt.js";
@@ -43,6 +44,8 @@ export async function main(
       case "tasks":
         if (rest[0] === "mirror" || rest[0] === "synth") return await tasksBuildCommand(rest, out, err);
         return await tasksCommand(rest, out);
+      case "experiment": // experiment files: init, validate, run (src/cli/experiment-command.ts)
+        return await experimentCommand(rest, out, err);
       case "cua": // computer-use tasks (src/cli/cua-command.ts)
         return await cuaCommand(rest, out, { interruptSignal });
       default:

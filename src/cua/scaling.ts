@@ -117,6 +117,25 @@ export function parseSize(text: string, what = "size"): Size {
   return size;
 }
 
+/** Screens the loopback app is laid out for; bigger or smaller still work but waste tokens or hide text. */
+export const SCREEN_MIN_SIDE = 320;
+export const SCREEN_MAX_SIDE = 3840;
+
+/**
+ * A browser screen, as `acilab cua --resolution` and experiment files take it: "WIDTHxHEIGHT" with
+ * each side within the bounds the task app is laid out for.
+ */
+export function parseScreen(text: string): Size {
+  const m = /^(\d+)x(\d+)$/i.exec(text.trim());
+  const width = Number(m?.[1]);
+  const height = Number(m?.[2]);
+  if (!m || [width, height].some((n) => n < SCREEN_MIN_SIDE || n > SCREEN_MAX_SIDE))
+    throw new Error(
+      `resolution must be WIDTHxHEIGHT with each side ${SCREEN_MIN_SIDE}–${SCREEN_MAX_SIDE}, e.g. 1400x800; got "${text}"`,
+    );
+  return { width, height };
+}
+
 export function parseTier(text: string): VisionTier {
   if (text === "standard" || text === "high") return TIERS[text];
   throw new Error(

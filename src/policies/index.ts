@@ -2,7 +2,13 @@ export { AnthropicPolicy, type AnthropicPolicyOptions } from "./anthropic.js";
 export { OpenAIPolicy, type OpenAIPolicyOptions } from "./openai.js";
 export { ReplayPolicy } from "./replay.js";
 export { estimateUsage, loadScript, ScriptedPolicy, ScriptFile } from "./scripted.js";
-export { makePolicy, POLICY_SPEC_HELP, type PolicyContext, resolveAutoPolicy } from "./spec.js";
+export {
+  checkPolicySpec,
+  makePolicy,
+  POLICY_SPEC_HELP,
+  type PolicyContext,
+  resolveAutoPolicy,
+} from "./spec.js";
 export {
   type Policy,
   PolicyError,

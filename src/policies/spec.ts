@@ -76,3 +76,41 @@ export function makePolicy(spec: string, context: PolicyContext = {}): Policy {
       throw new Error(`unknown policy "${spec}". Policy specs:\n${POLICY_SPEC_HELP}`);
   }
 }
+
+/**
+ * The shape of a policy spec, checked without building the policy (no model key needed, no script
+ * read): what `acilab experiment validate` checks. Kept beside makePolicy so the two list the same
+ * kinds, plus `auto`.
+ */
+const SPEC_KINDS_USE =
+  "use auto, scripted, scripted:FILE, replay:FILE, anthropic:MODEL, openai:MODEL or openai-compatible:MODEL@URL";
+
+export function checkPolicySpec(spec: string): void {
+  const colon = spec.indexOf(":");
+  const kind = colon < 0 ? spec : spec.slice(0, colon);
+  const arg = colon < 0 ? "" : spec.slice(colon + 1);
+  const fail = (why: string): never => {
+    throw new Error(`policy "${spec}": ${why} — ${SPEC_KINDS_USE}`);
+  };
+  switch (kind) {
+    case "auto":
+      if (colon >= 0) fail('"auto" takes nothing after it');
+      return;
+    case "scripted":
+      if (colon >= 0 && !arg) fail("scripted: needs a file after the colon, or write plain scripted");
+      return;
+    case "replay":
+    case "anthropic":
+    case "openai":
+      if (!arg)
+        fail(`${kind} needs ${kind === "replay" ? "a trajectory file" : "a model name"} after "${kind}:"`);
+      return;
+    case "openai-compatible": {
+      const at = arg.lastIndexOf("@");
+      if (at <= 0 || at === arg.length - 1) fail("expected openai-compatible:MODEL@URL");
+      return;
+    }
+    default:
+      fail(`no policy kind "${kind}"`);
+  }
+}

@@ -1,0 +1,123 @@
+/** `acilab experiment run FILE`: the plan into DIR/experiment.db, one line per attempt, a table per arm. */
+import { join } from "node:path";
+import {
+  type AttemptEvent,
+  type AttemptRow,
+  DB_FILE,
+  ExperimentError,
+  type ExperimentRun,
+  formatProblem,
+  type LoadedExperiment,
+  loadExperiment,
+  runExperiment,
+  StoreRefused,
+} from "../experiment/index.js";
+import { formatProportion, wilson } from "../stats/index.js";
+import { numberOption, UsageError } from "./args.js";
+import { EXPERIMENT_RUN_HELP, EXPERIMENT_RUN_OPTIONS } from "./experiment-options.js";
+import { table } from "./format.js";
+import { interruptSignal } from "./interrupt.js";
+import { parseOptions } from "./options.js";
+
+type Out = (line: string) => void;
+
+export async function experimentRunCommand(argv: string[], out: Out, err: Out): Promise<number> {
+  const { values, positionals } = parseOptions("experiment run", argv, EXPERIMENT_RUN_OPTIONS);
+  if (values.help) {
+    out(EXPERIMENT_RUN_HELP);
+    return 0;
+  }
+  const file = positionals[0];
+  if (file === undefined || positionals.length > 1)
+    throw new UsageError("run takes one FILE, e.g. experiments/tool-sets.yaml", "experiment run");
+  const workers = numberOption(values.workers, "workers", "experiment run");
+  if (workers !== undefined && (!Number.isInteger(workers) || workers < 1))
+    throw new UsageError(`--workers must be a whole number ≥ 1, got ${values.workers}`, "experiment run");
+  let loaded: LoadedExperiment;
+  try {
+    loaded = loadExperiment(file);
+  } catch (e) {
+    if (!(e instanceof ExperimentError)) throw e;
+    for (const p of e.problems) err(formatProblem(p));
+    err(`${e.problems.length} problem${e.problems.length === 1 ? "" : "s"} in ${file} — nothing was run`);
+    return 1;
+  }
+  const dir =
+    values.out ?? join("runs", `experiment-${loaded.experiment.name.replace(/[^A-Za-z0-9._-]+/g, "-")}`);
+  const interrupt = interruptSignal();
+  let run: ExperimentRun;
+  try {
+    run = await runExperiment(loaded, {
+      dir,
+      ...(workers !== undefined ? { workers } : {}),
+      newArmVersion: values["new-arm-version"] === true,
+      signal: interrupt.signal,
+      onStart: (start) => {
+        if (start.tookOver) out(`note: ${start.tookOver}`);
+        if (start.requeued > 0)
+          out(`note: ${start.requeued} attempt(s) a killed run left running will run again`);
+        out(
+          `experiment ${loaded.experiment.name}: ${start.total} attempts, ${start.toRun} to run · policy ${policyLine(loaded, start.autoPolicy)} · ${join(dir, DB_FILE)}`,
+        );
+      },
+      onAttempt: (e) => out(attemptLine(e)),
+    });
+  } catch (e) {
+    if (!(e instanceof StoreRefused)) throw e;
+    err(`acilab experiment run: ${e.message}`);
+    return 1;
+  } finally {
+    interrupt.dispose();
+  }
+  out("");
+  out(armTable(run, loaded.experiment.baseline));
+  out("");
+  const left = run.rows.filter((r) => r.status === "pending").length;
+  out(`${run.rows.length - left}/${run.rows.length} attempts finished · results in ${join(dir, DB_FILE)}`);
+  if (run.interrupted) {
+    out(`interrupted: ${left} attempt(s) not finished; run the same command again to finish them`);
+    return 130;
+  }
+  return 0;
+}
+
+/** The arms' policies, with what `auto` picked on this machine: a report never hides who acted. */
+function policyLine(loaded: LoadedExperiment, autoPolicy: string): string {
+  const specs = [...new Set(loaded.arms.map((a) => a.fields.policy ?? "auto"))];
+  return specs.map((s) => (s === "auto" ? `auto = ${autoPolicy}` : s)).join(", ");
+}
+
+/** `[12/546] full · median-even #2: resolved (submitted, 3.1 s)`. */
+function attemptLine(e: AttemptEvent): string {
+  const { row } = e;
+  const head = `[${e.finished}/${e.total}] ${row.arm}${row.arm_version > 1 ? `@${row.arm_version}` : ""} · ${row.task} #${row.repeat}`;
+  switch (row.status) {
+    case "done":
+      return `${head}: ${row.resolved ? "resolved" : "not resolved"} (${row.stop_reason}, ${(row.wall_s ?? 0).toFixed(1)} s)`;
+    case "no_script":
+      return `${head}: no scripted policy for this arm (${row.error})`;
+    default:
+      return `${head}: error — ${row.error}`;
+  }
+}
+
+function armTable(run: ExperimentRun, baseline: string): string {
+  const rows = [["arm", "resolved", "no script", "errors", "not run", "cost"]];
+  for (const arm of run.arms) {
+    const mine = run.rows.filter((r) => r.arm === arm.name && r.arm_version === arm.version);
+    const done = mine.filter((r) => r.status === "done");
+    const count = (s: AttemptRow["status"]) => String(mine.filter((r) => r.status === s).length);
+    const costs = done.map((r) => r.cost_usd);
+    rows.push([
+      `${arm.name}${arm.version > 1 ? `@${arm.version}` : ""}${arm.name === baseline ? " (baseline)" : ""}`,
+      formatProportion(wilson(done.filter((r) => r.resolved).length, done.length)),
+      count("no_script"),
+      count("error"),
+      count("pending"),
+      costs.some((c) => c === null)
+        ? "unknown"
+        : `$${costs.reduce<number>((a, c) => a + (c ?? 0), 0).toFixed(4)}`,
+    ]);
+  }
+  return table(rows);
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { armHash, canonicalJson, duplicateNames, resolveArms } from "./arms.js";
+
+describe("arms", () => {
+  it("overrides base field by field, replacing lists rather than appending to them", () => {
+    const [arm] = resolveArms({ policy: "auto", allow_net: ["pypi.org"], max_steps: 30 }, [
+      { name: "a", allow_net: ["example.com"], tools: "full" },
+    ]);
+    expect(arm?.fields).toEqual({ policy: "auto", tools: "full", max_steps: 30, allow_net: ["example.com"] });
+  });
+
+  it("hashes the definition, not the order it was written in", () => {
+    expect(canonicalJson({ b: 1, a: { d: [2, { f: 1, e: 0 }], c: "x" } })).toBe(
+      '{"a":{"c":"x","d":[2,{"e":0,"f":1}]},"b":1}',
+    );
+    const one = resolveArms({ tools: "full" }, [{ name: "a", max_steps: 5 }])[0];
+    const two = resolveArms({}, [{ max_steps: 5, tools: "full", name: "b" }])[0];
+    expect(one?.hash).toBe(two?.hash);
+    expect(one?.hash).toBe(armHash({ max_steps: 5, tools: "full" }));
+    expect(one?.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(armHash({ max_steps: 6, tools: "full" })).not.toBe(one?.hash);
+  });
+
+  it("names the second of two arms with one name and where the first was", () => {
+    expect(duplicateNames([{ name: "a" }, { name: "b" }, { name: "a" }])).toEqual([
+      {
+        path: ["arms", 2, "name"],
+        message: 'arm "a" is defined twice (first as arms[0]) — give each arm its own name',
+      },
+    ]);
+  });
+});

@@ -1,0 +1,189 @@
+/**
+ * One attempt: an arm's fields → the options of its task's kind → a RunnableTask for the one run
+ * contract (runAnyTask), and its result.json → the row the store keeps.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { DEFAULT_SCREEN, getCuaTask, type ObserveKind, parseScreen, type TierName } from "../cua/index.js";
+import type { Limits } from "../loop/index.js";
+import { loadScript } from "../policies/index.js";
+import {
+  allInput,
+  type CodingOptions,
+  codingRun,
+  cuaRun,
+  type RunnableTask,
+  type RunResult,
+  toolsRun,
+} from "../run/index.js";
+import type { BackendChoice } from "../sandbox/index.js";
+import { isTestPath } from "../swebench/index.js";
+import { loadTask, referenceScript, type Task, TOOLS_TASKS } from "../tasks/index.js";
+import { type ActionFormat, toolset } from "../tools/index.js";
+import { readTrajectory } from "../trajectory/index.js";
+import type { RunFields } from "./fields.js";
+import type { AttemptOutcome } from "./store.js";
+import type { TaskRef } from "./tasks.js";
+
+/** An arm's coding tool set when it names none: what `acilab run` uses. */
+const DEFAULT_TOOLS = "full";
+
+/** Why an attempt cannot be run as planned, and is recorded as its own status rather than a failure. */
+export class NoScript extends Error {
+  override name = "NoScript";
+}
+
+function limitsOf(fields: RunFields): Partial<Limits> {
+  return {
+    ...(fields.max_steps !== undefined ? { maxSteps: fields.max_steps } : {}),
+    ...(fields.budget_usd !== undefined ? { budgetUsd: fields.budget_usd } : {}),
+    ...(fields.timeout_s !== undefined ? { wallClockMs: fields.timeout_s * 1000 } : {}),
+  };
+}
+
+/** The kind's runnable task for this arm; `policySpec` is the resolved one (never `auto`). */
+export function attemptTask(ref: TaskRef, fields: RunFields, policySpec: string): RunnableTask<RunResult> {
+  const limits = limitsOf(fields);
+  const sandbox = fields.sandbox as BackendChoice | undefined;
+  const actionFormat = fields.action_format as ActionFormat | undefined;
+  switch (ref.kind) {
+    case "coding": {
+      if (ref.source !== "builtin")
+        throw new Error(
+          `task "${ref.id}" comes from the instances file ${ref.source}, which experiment run cannot run yet — list built-in tasks or task folders instead`,
+        );
+      const task = loadTask(ref.id);
+      const options: CodingOptions = {
+        tools: fields.tools ?? DEFAULT_TOOLS,
+        history: fields.history ?? "all",
+        limits,
+        ...(actionFormat ? { actionFormat } : {}),
+        ...(sandbox ? { sandbox } : {}),
+        ...(fields.rules ? { rules: fields.rules } : {}),
+        ...(fields.allow_net ? { allowNet: fields.allow_net } : {}),
+      };
+      if (policySpec === "scripted") {
+        // A coding task's reference scripts are JSON tool calls: played in the code format they
+        // would only fail its format check, which measures the script, not the arm.
+        if (actionFormat === "code")
+          throw new NoScript(
+            `no scripted policy for this arm: task "${task.id}"'s reference scripts are JSON tool calls, not programs for the code action format`,
+          );
+        checkScript(task, options.tools);
+      }
+      return codingRun(task, options);
+    }
+    case "tools": {
+      const task = TOOLS_TASKS[ref.id];
+      if (!task) throw new Error(`no tool-use task "${ref.id}" — see "acilab tasks list"`);
+      return toolsRun(task, {
+        actionFormat: actionFormat ?? "json",
+        limits,
+        ...(fields.history ? { history: fields.history } : {}),
+        ...(sandbox ? { sandbox } : {}),
+        ...(fields.allow_net ? { allowNet: fields.allow_net } : {}),
+      });
+    }
+    case "cua": {
+      const task = getCuaTask(ref.id);
+      const observe = (fields.observe ?? task.observe[0] ?? "screenshot") as ObserveKind;
+      if (!task.observe.includes(observe))
+        throw new NoScript(
+          `computer-use task "${ref.id}" is not set up for observe=${observe} (it takes ${task.observe.join(", ")})`,
+        );
+      return cuaRun(task, {
+        observe,
+        screen: fields.resolution ? parseScreen(fields.resolution) : DEFAULT_SCREEN,
+        limits,
+        ...(fields.tier ? { tier: fields.tier as TierName } : {}),
+        ...(fields.screenshot_history ? { history: fields.screenshot_history } : {}),
+      });
+    }
+  }
+}
+
+/**
+ * Under a scripted policy, a coding task needs a reference script its arm's tool set can play:
+ * `script.<set>.json`, or a `script.json` calling only tools the set has. Otherwise the attempt would
+ * measure the script, not the arm: it is recorded as "no scripted policy for this arm".
+ */
+function checkScript(task: Task, set: string): void {
+  let path: string;
+  try {
+    path = referenceScript(task, set);
+  } catch {
+    throw new NoScript(`no scripted policy for this arm: task "${task.id}" has no reference script`);
+  }
+  if (path.endsWith(`script.${set}.json`)) return;
+  const offered = new Set(toolset(set).tools.map((t) => t.name));
+  const called = loadScript(path).turns.flatMap((t) =>
+    "calls" in t ? t.calls.map((c) => c.tool) : [t.tool],
+  );
+  const missing = [...new Set(called.filter((name) => !offered.has(name)))];
+  if (missing.length > 0)
+    throw new NoScript(
+      `no scripted policy for this arm: task "${task.id}" has no script.${set}.json, and its script.json calls ${missing.join(", ")}, which tool set ${set} does not offer`,
+    );
+}
+
+/** A failure's class from its stop reason alone (the trajectory taxonomy is a later part). */
+function failureClass(result: RunResult): string | null {
+  if (result.resolved) return null;
+  switch (result.stop_reason) {
+    case "submitted":
+      return "wrong_fix";
+    case "step_limit":
+      return "step_cap";
+    case "budget":
+      return "budget";
+    case "time_limit":
+      return "timeout";
+    case "format_errors":
+      return "format_errors";
+    case "stalled":
+    case "repeated":
+      return "stalled";
+    case "policy_error":
+    case "env_error":
+      return "infrastructure";
+    case "aborted":
+      return "aborted";
+  }
+}
+
+/**
+ * The first turn whose actions changed a source file that is not a test: how long the agent looked
+ * before it touched the code. Null when it never did, or the trajectory cannot be read.
+ */
+export function firstEditStep(trajectory: string): number | null {
+  if (!existsSync(trajectory)) return null;
+  try {
+    for (const record of readTrajectory(trajectory).records)
+      if (record.type === "turn" && record.actions.some((a) => a.files_changed.some((f) => !isTestPath(f))))
+        return record.step;
+  } catch {
+    // A broken trajectory is the report's to mark; the attempt's verdict stands without this number.
+  }
+  return null;
+}
+
+/** result.json → the store's row; `rel` is the attempt's folder relative to DIR, `abs` the same absolute. */
+export function attemptOutcome(result: RunResult, rel: string, abs: string): AttemptOutcome {
+  const present = (name: string) => (existsSync(join(abs, name)) ? join(rel, name) : null);
+  return {
+    resolved: result.resolved,
+    stop_reason: result.stop_reason,
+    steps: result.steps,
+    tokens_in: allInput(result.usage),
+    tokens_out: result.usage.output,
+    cache_read: result.usage.cache_read,
+    cache_write: result.usage.cache_write,
+    cost_usd: result.cost_usd,
+    wall_s: result.wall_s,
+    first_edit_step: firstEditStep(join(abs, "trajectory.jsonl")),
+    failure_class: failureClass(result),
+    trajectory: present("trajectory.jsonl"),
+    patch: present("patch.diff"),
+    report: present("report.json"),
+  };
+}

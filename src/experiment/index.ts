@@ -1,0 +1,27 @@
+/**
+ * Experiments: a file of arms (run settings) × tasks × repeats, checked and resolved into a plan.
+ * `loadExperiment` is the whole surface a run needs; the rest is for messages and tests.
+ */
+export { canonicalJson, type ResolvedArm } from "./arms.js";
+export { EXAMPLE_EXPERIMENT } from "./example.js";
+export { KIND_NAMES, RUN_FIELD_NAMES, type RunFieldName, type RunFields, type TaskKind } from "./fields.js";
+export {
+  attemptCount,
+  checkExperiment,
+  type Experiment,
+  type LoadedExperiment,
+  loadExperiment,
+} from "./load.js";
+export { ExperimentError, formatProblem } from "./problems.js";
+export { type AttemptEvent, attemptDir, type ExperimentRun, type RunStart, runExperiment } from "./run.js";
+export type { Problem } from "./source.js";
+export {
+  type ArmVersion,
+  type AttemptRow,
+  type AttemptStatus,
+  AttemptStore,
+  DB_FILE,
+  SCHEMA_VERSION,
+  StoreRefused,
+} from "./store.js";
+export type { TaskRef } from "./tasks.js";

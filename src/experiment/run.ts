@@ -1,0 +1,159 @@
+/**
+ * `runExperiment`: arms × tasks × repeats through the one run contract, resumable. The store is the
+ * truth: the plan is inserted once (missing attempts only), attempts a killed run left `running` go
+ * back to pending, and each attempt is marked running before and finished after, one transaction each.
+ */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { resolveAutoPolicy } from "../policies/index.js";
+import { forEachLimited } from "../pool/index.js";
+import { type RunResult, runAnyTask } from "../run/index.js";
+import { attemptOutcome, attemptTask, NoScript } from "./attempt.js";
+import type { LoadedExperiment } from "./load.js";
+import { type ArmVersion, type AttemptKey, type AttemptRow, AttemptStore } from "./store.js";
+import { HEARTBEAT_MS } from "./store-holder.js";
+
+export interface RunExperimentOptions {
+  /** The experiment's folder: experiment.db and attempts/. */
+  dir: string;
+  /** Attempts at once (default: the file's `workers`). */
+  workers?: number;
+  /** Arms whose definition changed get a new version instead of a refusal. */
+  newArmVersion?: boolean;
+  /** Stops starting attempts; the running ones are aborted and go back to pending. */
+  signal?: AbortSignal;
+  /** Told once the plan is in the store, before any attempt starts. */
+  onStart?: (start: RunStart) => void;
+  /** Told of every attempt this run finishes (done, no_script or error). */
+  onAttempt?: (event: AttemptEvent) => void;
+}
+
+export interface RunStart {
+  total: number;
+  /** Attempts this run will start (pending ones, including those requeued). */
+  toRun: number;
+  requeued: number;
+  tookOver: string | undefined;
+  autoPolicy: string;
+}
+
+export interface AttemptEvent {
+  /** Attempts finished so far, this run's and earlier runs', and the plan's size. */
+  finished: number;
+  total: number;
+  row: AttemptRow;
+  result?: RunResult;
+}
+
+export interface ExperimentRun {
+  arms: ArmVersion[];
+  /** Every attempt of the arms' current versions, in plan order, as the store has them now. */
+  rows: AttemptRow[];
+  /** The policy every arm that said `auto` (or nothing) ran with. */
+  autoPolicy: string;
+  /** Attempts a killed run had left running, put back to pending at the start. */
+  requeued: number;
+  /** Set when the database was taken over from a dead or stale holder. */
+  tookOver: string | undefined;
+  interrupted: boolean;
+}
+
+/** Where an attempt's files go, relative to DIR. Version 1 keeps the plain arm name. */
+export function attemptDir(row: AttemptKey): string {
+  const arm = row.arm_version === 1 ? row.arm : `${row.arm}@${row.arm_version}`;
+  return join("attempts", arm, safeSegment(row.task), String(row.repeat));
+}
+
+/** A task id from an instances file is not ours: it becomes one safe path segment, never a path. */
+function safeSegment(id: string): string {
+  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id) ? id : encodeURIComponent(id).replace(/^\.+|%/g, "_");
+}
+
+export async function runExperiment(
+  loaded: LoadedExperiment,
+  options: RunExperimentOptions,
+): Promise<ExperimentRun> {
+  const store = await AttemptStore.open(options.dir, loaded.experiment.name);
+  const beat = setInterval(() => store.heartbeat(), HEARTBEAT_MS);
+  beat.unref();
+  try {
+    const arms = store.syncArms(loaded.arms, options.newArmVersion === true);
+    const keys: AttemptKey[] = arms.flatMap((arm) =>
+      loaded.tasks.flatMap((task) =>
+        Array.from({ length: loaded.experiment.repeats }, (_, i) => ({
+          arm: arm.name,
+          arm_version: arm.version,
+          task_kind: task.kind,
+          task: task.id,
+          repeat: i + 1,
+        })),
+      ),
+    );
+    store.plan(keys);
+    const requeued = store.requeueRunning();
+    const autoPolicy = resolveAutoPolicy().spec;
+    const all = store.attempts(arms);
+    const pending = all.filter((r) => r.status === "pending");
+    let finished = all.length - pending.length;
+    options.onStart?.({
+      total: all.length,
+      toRun: pending.length,
+      requeued,
+      tookOver: store.tookOver,
+      autoPolicy,
+    });
+    const fieldsOf = new Map(loaded.arms.map((a) => [a.name, a.fields]));
+    const taskOf = new Map(loaded.tasks.map((t) => [`${t.kind}:${t.id}`, t]));
+
+    const runOne = async (row: AttemptRow) => {
+      const rel = attemptDir(row);
+      const abs = join(options.dir, rel);
+      const fields = fieldsOf.get(row.arm) ?? {};
+      const spec = !fields.policy || fields.policy === "auto" ? autoPolicy : fields.policy;
+      store.markRunning(row.id);
+      // A killed run's half-written files must not mix with this run's.
+      rmSync(abs, { recursive: true, force: true });
+      let result: RunResult | undefined;
+      try {
+        const ref = taskOf.get(`${row.task_kind}:${row.task}`);
+        if (!ref) throw new Error(`task "${row.task}" is not in the experiment file any more`);
+        result = await runAnyTask(attemptTask(ref, fields, spec), {
+          policySpec: spec,
+          out: abs,
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+      } catch (err) {
+        if (options.signal?.aborted) return store.markPending(row.id);
+        const why = err instanceof Error ? err.message : String(err);
+        store.markUnrun(row.id, err instanceof NoScript ? "no_script" : "error", why);
+      }
+      if (result) {
+        // Whatever was in flight at an interrupt goes back to pending, even if it got to a verdict:
+        // a run cut short (a command killed mid-way) must never be recorded as the arm's result.
+        if (result.stop_reason === "aborted" || options.signal?.aborted) return store.markPending(row.id);
+        store.markDone(row.id, attemptOutcome(result, rel, abs));
+      }
+      store.heartbeat();
+      finished += 1;
+      options.onAttempt?.({
+        finished,
+        total: all.length,
+        row: store.attempt(row.id) ?? row,
+        ...(result ? { result } : {}),
+      });
+    };
+    const workers = options.workers ?? loaded.experiment.workers;
+    await forEachLimited(pending, { workers, ...(options.signal ? { signal: options.signal } : {}) }, runOne);
+    return {
+      arms,
+      rows: store.attempts(arms),
+      autoPolicy,
+      requeued,
+      tookOver: store.tookOver,
+      interrupted: options.signal?.aborted === true,
+    };
+  } finally {
+    clearInterval(beat);
+    store.close();
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The attempt store's tables. Bump SCHEMA_VERSION whenever a table changes meaning or shape; a
+ * database of another version is refused with what to do, never migrated behind the user's back.
+ */
+export const SCHEMA_VERSION = 1;
+
+export const ATTEMPT_STATUSES = ["pending", "running", "done", "no_script", "error"] as const;
+
+export const SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS arms (
+  name       TEXT NOT NULL,
+  version    INTEGER NOT NULL,
+  hash       TEXT NOT NULL,
+  definition TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (name, version)
+);
+CREATE TABLE IF NOT EXISTS attempts (
+  id              INTEGER PRIMARY KEY,
+  arm             TEXT NOT NULL,
+  arm_version     INTEGER NOT NULL,
+  task_kind       TEXT NOT NULL,
+  task            TEXT NOT NULL,
+  repeat          INTEGER NOT NULL,
+  status          TEXT NOT NULL DEFAULT 'pending'
+                  CHECK (status IN (${ATTEMPT_STATUSES.map((s) => `'${s}'`).join(", ")})),
+  resolved        INTEGER,
+  stop_reason     TEXT,
+  steps           INTEGER,
+  tokens_in       INTEGER,
+  tokens_out      INTEGER,
+  cache_read      INTEGER,
+  cache_write     INTEGER,
+  cost_usd        REAL,
+  wall_s          REAL,
+  first_edit_step INTEGER,
+  failure_class   TEXT,
+  error           TEXT,
+  trajectory      TEXT,
+  patch           TEXT,
+  report          TEXT,
+  started_at      TEXT,
+  finished_at     TEXT,
+  runs            INTEGER NOT NULL DEFAULT 0,
+  UNIQUE (arm, arm_version, task_kind, task, repeat),
+  FOREIGN KEY (arm, arm_version) REFERENCES arms (name, version)
+);
+CREATE INDEX IF NOT EXISTS attempts_status ON attempts (status);
+`;

@@ -1,0 +1,93 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { listCuaTasks } from "../cua/index.js";
+import { listTaskIds } from "../tasks/index.js";
+import { resolveTasks } from "./tasks.js";
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "acilab-experiment-tasks-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** One SWE-bench instance with the fields acilab needs; its repository is not opened when resolving. */
+function instanceRow(id: string) {
+  return JSON.stringify({
+    instance_id: id,
+    repo: "local/demo",
+    base_commit: "0123456789abcdef0123456789abcdef01234567",
+    test_patch: "",
+    FAIL_TO_PASS: ["test_a"],
+    PASS_TO_PASS: [],
+    test_command: ["python", "-m", "pytest"],
+    log_parser: "pytest",
+    repo_path: "demo.bundle",
+  });
+}
+
+describe("resolveTasks", () => {
+  const file = () => join(dir, "e.yaml");
+
+  it("expands ids, globs, the built-in suite and the computer-use tasks, in order, without duplicates", () => {
+    const { tasks, problems } = resolveTasks(
+      ["median-even", "semver-*", { suite: "builtin" }, "acme", { cua: "all" }, "notify-weekly"],
+      file(),
+    );
+    expect(problems).toEqual([]);
+    const semver = listTaskIds().filter((id) => id.startsWith("semver-"));
+    const rest = listTaskIds().filter((id) => id !== "median-even" && !id.startsWith("semver-"));
+    expect(tasks.map((t) => t.id)).toEqual([
+      "median-even",
+      ...semver,
+      ...rest,
+      "acme",
+      ...listCuaTasks().map((t) => t.id),
+    ]);
+    expect(tasks.find((t) => t.id === "acme")).toEqual({ kind: "tools", id: "acme", source: "builtin" });
+    expect(tasks.find((t) => t.id === "notify-weekly")?.kind).toBe("cua");
+  });
+
+  it("reads an instances file relative to the experiment file, its tasks sourced from that file", () => {
+    writeFileSync(join(dir, "mine.jsonl"), `${instanceRow("demo-1")}\n${instanceRow("demo-2")}\n`);
+    const { tasks, problems } = resolveTasks([{ instances: "mine.jsonl" }], file());
+    expect(problems).toEqual([]);
+    expect(tasks).toEqual([
+      { kind: "coding", id: "demo-1", source: join(dir, "mine.jsonl") },
+      { kind: "coding", id: "demo-2", source: join(dir, "mine.jsonl") },
+    ]);
+  });
+
+  it("refuses one id from two sources (a built-in task and an exported copy of it)", () => {
+    writeFileSync(join(dir, "copy.jsonl"), `${instanceRow("median-even")}\n`);
+    const { problems } = resolveTasks(["median-even", { instances: "copy.jsonl" }], file());
+    expect(problems).toEqual([
+      {
+        path: ["tasks", 1, "instances"],
+        message: `task "median-even" comes from both builtin and ${join(dir, "copy.jsonl")} — keep one of them`,
+      },
+    ]);
+  });
+
+  it("says what is wrong with an instances file that does not load", () => {
+    writeFileSync(join(dir, "bad.jsonl"), '{"instance_id": "x"}\n');
+    const { problems } = resolveTasks([{ instances: "bad.jsonl" }], file());
+    expect(problems[0]?.message).toMatch(
+      /^instances file "bad.jsonl" does not load: .*"test_command" is missing/,
+    );
+  });
+
+  it("names every other shape of entry it cannot read", () => {
+    const { problems } = resolveTasks(
+      [42, { cua: "some" }, { suit: "builtin" }, { suite: "builtin", cua: "all" }],
+      file(),
+    );
+    expect(problems.map((p) => p.message)).toEqual([
+      "a task entry is a task id, a glob such as semver-*, {suite: builtin}, {instances: FILE} or {cua: all}",
+      "{cua: some}: write {cua: all}, or list computer-use ids as plain entries",
+      "unknown entry {suit: …} — a task entry is a task id, a glob such as semver-*, {suite: builtin}, {instances: FILE} or {cua: all}",
+      "a task entry is a task id, a glob such as semver-*, {suite: builtin}, {instances: FILE} or {cua: all}",
+    ]);
+  });
+});

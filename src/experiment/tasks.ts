@@ -1,0 +1,143 @@
+/**
+ * The `tasks` entries of an experiment file → a concrete, ordered list of task references without
+ * duplicates. An entry is a task id, a glob over the ids (`semver-*`), `{ suite: builtin }`,
+ * `{ instances: FILE }` (relative to the experiment file) or `{ cua: all }`.
+ */
+import { existsSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { listCuaTasks } from "../cua/index.js";
+import { loadInstances } from "../swebench/index.js";
+import { listTaskIds, TOOLS_TASKS } from "../tasks/index.js";
+import type { TaskKind } from "./fields.js";
+import type { Path } from "./source.js";
+
+export interface TaskRef {
+  kind: TaskKind;
+  id: string;
+  /** "builtin" for acilab's own tasks, else the absolute path of the instances file it came from. */
+  source: string;
+}
+
+export interface TaskProblem {
+  path: Path;
+  message: string;
+}
+
+/** Every task acilab ships, by kind, in `acilab tasks list` order. */
+export function builtinCatalog(): TaskRef[] {
+  return [
+    ...listTaskIds().map((id) => ({ kind: "coding" as const, id, source: "builtin" })),
+    ...Object.keys(TOOLS_TASKS).map((id) => ({ kind: "tools" as const, id, source: "builtin" })),
+    ...listCuaTasks().map((t) => ({ kind: "cua" as const, id: t.id, source: "builtin" })),
+  ];
+}
+
+const ENTRY_FORMS = "a task id, a glob such as semver-*, {suite: builtin}, {instances: FILE} or {cua: all}";
+const SEE_LIST = 'see "acilab tasks list"';
+
+function globRegExp(glob: string): RegExp {
+  const body = glob
+    .split("")
+    .map((c) => (c === "*" ? ".*" : c === "?" ? "." : c.replace(/[\\^$.+()|{}[\]]/g, "\\$&")))
+    .join("");
+  return new RegExp(`^${body}$`);
+}
+
+/** Task ids this close to a typo are offered as what it meant. */
+function nearest(id: string, ids: readonly string[]): string | undefined {
+  return ids.find((known) => known.startsWith(id) || id.startsWith(known) || sameButOne(id, known));
+}
+
+function sameButOne(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return [
+    a.slice(i + 1) === b.slice(i + 1),
+    a.slice(i + 1) === b.slice(i),
+    a.slice(i) === b.slice(i + 1),
+  ].some(Boolean);
+}
+
+/** One entry → its tasks, or a sentence saying what is wrong with it. */
+function expand(entry: unknown, experimentFile: string, catalog: readonly TaskRef[]): TaskRef[] | string {
+  if (typeof entry === "string") {
+    if (/[*?]/.test(entry)) {
+      const re = globRegExp(entry);
+      const matched = catalog.filter((t) => re.test(t.id));
+      return matched.length > 0 ? matched : `the glob "${entry}" matches no task — ${SEE_LIST} for the ids`;
+    }
+    const task = catalog.find((t) => t.id === entry);
+    if (task) return [task];
+    const guess = nearest(
+      entry,
+      catalog.map((t) => t.id),
+    );
+    return `no task "${entry}"${guess ? ` — did you mean "${guess}"?` : ""} (${SEE_LIST}; an instances file is {instances: FILE})`;
+  }
+  if (typeof entry !== "object" || entry === null || Array.isArray(entry) || Object.keys(entry).length !== 1)
+    return `a task entry is ${ENTRY_FORMS}`;
+  const [key, value] = Object.entries(entry)[0] as [string, unknown];
+  switch (key) {
+    case "suite":
+      return value === "builtin"
+        ? catalog.filter((t) => t.kind === "coding")
+        : `no suite "${String(value)}" — the one suite is builtin`;
+    case "cua":
+      return value === "all"
+        ? catalog.filter((t) => t.kind === "cua")
+        : `{cua: ${String(value)}}: write {cua: all}, or list computer-use ids as plain entries`;
+    case "instances":
+      return typeof value === "string" && value !== ""
+        ? fromInstances(resolve(dirname(experimentFile), value), value)
+        : "instances is the path of an instances .jsonl, relative to this file";
+    default:
+      return `unknown entry {${key}: …} — a task entry is ${ENTRY_FORMS}`;
+  }
+}
+
+function fromInstances(file: string, written: string): TaskRef[] | string {
+  if (!existsSync(file) || !statSync(file).isFile())
+    return `no instances file "${written}" (looked at ${file}) — write one with "acilab tasks export --out FILE" or "acilab tasks mirror"`;
+  try {
+    return loadInstances(file).map((i) => ({ kind: "coding", id: i.instance_id, source: file }));
+  } catch (err) {
+    return `instances file "${written}" does not load: ${(err as Error).message.replace(/\s*\n\s*/g, "; ")}`;
+  }
+}
+
+/** Resolve every entry; problems name the entry (`tasks[2]`) and what to write instead. */
+export function resolveTasks(
+  entries: readonly unknown[],
+  experimentFile: string,
+  catalog: readonly TaskRef[] = builtinCatalog(),
+): { tasks: TaskRef[]; problems: TaskProblem[] } {
+  const tasks: TaskRef[] = [];
+  const problems: TaskProblem[] = [];
+  const seen = new Map<string, TaskRef>();
+  for (const [index, entry] of entries.entries()) {
+    const path =
+      typeof entry === "object" && entry !== null && !Array.isArray(entry)
+        ? ["tasks", index, Object.keys(entry)[0] ?? ""]
+        : ["tasks", index];
+    const expanded = expand(entry, experimentFile, catalog);
+    if (typeof expanded === "string") {
+      problems.push({ path, message: expanded });
+      continue;
+    }
+    for (const task of expanded) {
+      const first = seen.get(task.id);
+      if (first === undefined) {
+        seen.set(task.id, task);
+        tasks.push(task);
+      } else if (first.source !== task.source || first.kind !== task.kind) {
+        // One id, two different tasks: their attempts would share a row key and mix their results.
+        problems.push({
+          path,
+          message: `task "${task.id}" comes from both ${first.source} and ${task.source} — keep one of them`,
+        });
+      }
+    }
+  }
+  return { tasks, problems };
+}

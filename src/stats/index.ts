@@ -1,0 +1,7 @@
+/**
+ * Statistics for comparing arms, as pure functions: resolve rates with Wilson intervals, the paired
+ * table and the exact McNemar test of an arm against a baseline, spreads and cost per resolved attempt.
+ */
+export { exactMcNemar, formatP, type McNemar, type PairedTable, pairedTable } from "./mcnemar.js";
+export { formatProportion, type Proportion, wilson, Z_95 } from "./proportion.js";
+export { costPerResolved, type Spread, spread } from "./summary.js";
