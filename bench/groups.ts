@@ -10,4 +10,5 @@ export const BENCHMARKS: readonly string[] = [
   "grading",
   "cua",
   "builders",
+  "experiment",
 ];

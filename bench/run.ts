@@ -6,6 +6,7 @@ import { benchBuilders } from "./builders.js";
 import { benchCapture } from "./capture.js";
 import { benchCodeActions } from "./code.js";
 import { benchCuaOverhead, benchPerceptualDelta, cuaCostLines } from "./cua.js";
+import { benchExperiment } from "./experiment.js";
 import { benchFileTools } from "./file.js";
 import { benchGradeOverhead } from "./grade-overhead.js";
 import { benchGrading } from "./grading.js";
@@ -73,6 +74,7 @@ async function main(): Promise<void> {
     if (parse)
       rows.push({ name: parse.name, n: 5, medianMs: parse.value, p95Ms: parse.value, targetMs: 1000 });
   }
+  if (!only || only === "experiment") rows.push(...(await benchExperiment()));
   // Rows with units of their own (commits/s, counts, dollars) are printed after the table.
   const extra: string[] = [];
   if (!only || only === "cua") {

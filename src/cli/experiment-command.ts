@@ -1,4 +1,4 @@
-/** `acilab experiment init|validate|run`: write an example file; check one and print its plan; run it. */
+/** `acilab experiment init|validate|run|report`: write an example file; check one and print its plan; run it; report it. */
 import { writeFileSync } from "node:fs";
 import {
   attemptCount,
@@ -18,6 +18,7 @@ import {
   EXPERIMENT_VALIDATE_HELP,
   EXPERIMENT_VALIDATE_OPTIONS,
 } from "./experiment-options.js";
+import { experimentReportCommand } from "./experiment-report.js";
 import { experimentRunCommand } from "./experiment-run.js";
 import { table } from "./format.js";
 import { HELP_WIDTH, parseOptions, wrap } from "./options.js";
@@ -33,11 +34,12 @@ export async function experimentCommand(argv: string[], out: Out, err: Out): Pro
   if (sub === "init") return initCommand(argv.slice(1), out);
   if (sub === "validate") return validateCommand(argv.slice(1), out, err);
   if (sub === "run") return experimentRunCommand(argv.slice(1), out, err);
+  if (sub === "report") return experimentReportCommand(argv.slice(1), out, err);
   if (sub === undefined || sub === "--help" || sub === "-h" || sub === "help") {
     out(EXPERIMENT_HELP);
     return 0;
   }
-  throw new UsageError(`unknown subcommand "${sub}" — use init, validate or run`, "experiment");
+  throw new UsageError(`unknown subcommand "${sub}" — use init, validate, run or report`, "experiment");
 }
 
 function initCommand(argv: string[], out: Out): number {

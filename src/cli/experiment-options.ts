@@ -6,10 +6,12 @@ export const EXPERIMENT_HELP = `acilab experiment — compare arms (tool sets, p
 Usage: acilab experiment init [FILE] [--force]
        acilab experiment validate FILE [--json]
        acilab experiment run FILE [--out <dir>] [--workers N] [--new-arm-version]
+       acilab experiment report DIR [--format md|json] [--out FILE] [--baseline ARM]
 
   init       write a commented example experiment file (default experiment.yaml)
   validate   check an experiment file and print the plan: arms, tasks, attempts, baseline
   run        run the plan into a resumable store (DIR/experiment.db) and print each arm's resolve rate
+  report     the statistics of DIR/experiment.db: resolve rates, McNemar vs baseline, failures, per task
 
 Run "acilab experiment <subcommand> --help" for its options. The file format: docs/experiments.md.`;
 
@@ -68,3 +70,31 @@ DIR/experiment.db (SQLite); its files go to DIR/attempts/<arm>/<task>/<repeat>/.
 moment and run the same command again: finished attempts are kept, the ones in flight run again.
 Ctrl-C stops cleanly (exit 130). Under a scripted policy, a coding task with no reference script for
 an arm's tool set is recorded as "no scripted policy for this arm", not as a failure.`;
+
+export const EXPERIMENT_REPORT_OPTIONS = {
+  format: {
+    type: "string",
+    value: "<md|json>",
+    help: "Markdown tables or the analysis as JSON",
+    defaultHelp: "md",
+  },
+  out: { type: "string", value: "<file>", help: "write the report to FILE", defaultHelp: "stdout" },
+  baseline: {
+    type: "string",
+    value: "<arm>",
+    help: "compare the arms with this one",
+    defaultHelp: "the baseline the run recorded",
+  },
+} as const;
+
+export const EXPERIMENT_REPORT_HELP = `acilab experiment report — the statistics of an experiment's store
+
+Usage: acilab experiment report DIR [--format md|json] [--out FILE] [--baseline ARM]
+
+Options:
+${optionLines(EXPERIMENT_REPORT_OPTIONS)}
+
+Reads DIR/experiment.db (read-only; a run may be writing it) and each graded attempt's trajectory:
+per arm version its resolved k/n with the 95 % Wilson interval, the exact McNemar test against the
+baseline over matched (task, repeat) pairs, $/resolved, tokens and steps; the failure taxonomy; the
+arm × task grid. A missing or truncated trajectory is marked, not fatal. Fields: docs/experiments.md.`;

@@ -18,10 +18,22 @@ import { EXPERIMENT_RUN_HELP, EXPERIMENT_RUN_OPTIONS } from "./experiment-option
 import { table } from "./format.js";
 import { interruptSignal } from "./interrupt.js";
 import { parseOptions } from "./options.js";
+import { createProgress, type ProgressDisplay, type Tick } from "./progress.js";
 
 type Out = (line: string) => void;
 
-export async function experimentRunCommand(argv: string[], out: Out, err: Out): Promise<number> {
+/** How the progress line reaches a terminal; tests pass their own. */
+export interface ProgressIo {
+  tty: boolean;
+  write: (text: string) => void;
+}
+
+export async function experimentRunCommand(
+  argv: string[],
+  out: Out,
+  err: Out,
+  io: ProgressIo = { tty: process.stdout.isTTY === true, write: (t) => process.stdout.write(t) },
+): Promise<number> {
   const { values, positionals } = parseOptions("experiment run", argv, EXPERIMENT_RUN_OPTIONS);
   if (values.help) {
     out(EXPERIMENT_RUN_HELP);
@@ -45,6 +57,7 @@ export async function experimentRunCommand(argv: string[], out: Out, err: Out): 
   const dir =
     values.out ?? join("runs", `experiment-${loaded.experiment.name.replace(/[^A-Za-z0-9._-]+/g, "-")}`);
   const interrupt = interruptSignal();
+  let progress: ProgressDisplay | undefined;
   let run: ExperimentRun;
   try {
     run = await runExperiment(loaded, {
@@ -59,14 +72,16 @@ export async function experimentRunCommand(argv: string[], out: Out, err: Out): 
         out(
           `experiment ${loaded.experiment.name}: ${start.total} attempts, ${start.toRun} to run · policy ${policyLine(loaded, start.autoPolicy)} · ${join(dir, DB_FILE)}`,
         );
+        progress = createProgress({ verb: "running", total: start.total, dollars: true, line: out, ...io });
       },
-      onAttempt: (e) => out(attemptLine(e)),
+      onAttempt: (e) => progress?.tick(attemptTick(e)),
     });
   } catch (e) {
     if (!(e instanceof StoreRefused)) throw e;
     err(`acilab experiment run: ${e.message}`);
     return 1;
   } finally {
+    progress?.close();
     interrupt.dispose();
   }
   out("");
@@ -88,6 +103,19 @@ function policyLine(loaded: LoadedExperiment, autoPolicy: string): string {
 }
 
 /** `[12/546] full · median-even #2: resolved (submitted, 3.1 s)`. */
+/** A finished attempt as a tick of the progress display (its line where nothing is redrawn). */
+function attemptTick(e: AttemptEvent): Tick {
+  const { row } = e;
+  return {
+    line: attemptLine(e),
+    done: e.finished,
+    resolved: row.status === "done" && row.resolved === true,
+    error: row.status === "error",
+    ranNow: true,
+    costUsd: row.status === "done" ? row.cost_usd : 0,
+  };
+}
+
 function attemptLine(e: AttemptEvent): string {
   const { row } = e;
   const head = `[${e.finished}/${e.total}] ${row.arm}${row.arm_version > 1 ? `@${row.arm_version}` : ""} · ${row.task} #${row.repeat}`;

@@ -13,7 +13,7 @@ import { numberOption, rulesOption, UsageError } from "./args.js";
 import { table } from "./format.js";
 import { interruptSignal } from "./interrupt.js";
 import { optionLines, parseOptions } from "./options.js";
-import { createProgress } from "./progress.js";
+import { createProgress, gradeTick } from "./progress.js";
 import { RULES, SANDBOX, workersOption } from "./shared-options.js";
 
 type Out = (text: string) => void;
@@ -172,6 +172,7 @@ export async function gradeCommand(
         err(`\nacilab grade: ${name} received — stopping; finished instances are kept (again to quit now)`),
       );
   const progress = createProgress({
+    verb: "grading",
     total: loaded.predictions.predictions.length,
     tty: deps.tty ?? process.stdout.isTTY === true,
     write: deps.write ?? ((t) => process.stdout.write(t)),
@@ -193,7 +194,7 @@ export async function gradeCommand(
         ...(backend !== undefined ? { backend } : {}),
         ...(timeout !== undefined ? { timeoutMs: timeout * 1000 } : {}),
       },
-      onProgress: progress.onProgress,
+      onProgress: (e) => progress.tick(gradeTick(e)),
       signal: interrupt.signal,
     });
   } finally {

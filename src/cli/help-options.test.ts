@@ -8,6 +8,7 @@ import { IMAGE_SIZE_OPTIONS } from "./cua-image-size.js";
 import { CUA_OPTIONS } from "./cua-options.js";
 import {
   EXPERIMENT_INIT_OPTIONS,
+  EXPERIMENT_REPORT_OPTIONS,
   EXPERIMENT_RUN_OPTIONS,
   EXPERIMENT_VALIDATE_OPTIONS,
 } from "./experiment-options.js";
@@ -40,6 +41,7 @@ const COMMANDS: readonly (readonly string[])[] = [
   ["experiment", "init"],
   ["experiment", "validate"],
   ["experiment", "run"],
+  ["experiment", "report"],
 ];
 
 const TABLES = [
@@ -58,6 +60,7 @@ const TABLES = [
   EXPERIMENT_INIT_OPTIONS,
   EXPERIMENT_VALIDATE_OPTIONS,
   EXPERIMENT_RUN_OPTIONS,
+  EXPERIMENT_REPORT_OPTIONS,
 ];
 
 async function cli(argv: readonly string[]) {

@@ -16,7 +16,7 @@ Commands:
   grade       grade SWE-bench predictions (jsonl/json, gold, empty) against instances
   tasks       list the built-in tasks
   cua         run a computer-use task in a real browser (acilab cua --task all)
-  experiment  write, check and run experiment files: arms × tasks × repeats (init, validate, run)
+  experiment  write, check and run experiment files: arms × tasks × repeats (init, validate, run, report)
   doctor      which sandbox backends work on this machine, and why not
   sandbox     run one command in a sandbox (acilab sandbox exec -- CMD)
   help        show help for a command

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ProgressEvent } from "../swebench/index.js";
-import { bar, clock, createProgress, finishedLine, progressLine } from "./progress.js";
+import { bar, clock, createProgress, finishedLine, gradeTick, progressLine } from "./progress.js";
 
 const event = (over: Partial<ProgressEvent>): ProgressEvent => ({
   instance_id: "x",
@@ -22,11 +22,27 @@ describe("progress display", () => {
     expect(clock(3_723_000)).toBe("1:02:03");
     expect(bar(12, 30, 10)).toBe("▕████░░░░░░▏");
     expect(
-      progressLine({ done: 12, total: 30, resolved: 9, errors: 1, elapsedMs: 42_000, gradedNow: 12 }),
+      progressLine({
+        verb: "grading",
+        done: 12,
+        total: 30,
+        resolved: 9,
+        errors: 1,
+        elapsedMs: 42_000,
+        ranNow: 12,
+      }),
     ).toBe("grading 12/30 ▕████████░░░░░░░░░░░░▏ resolved 9 · errors 1 · 0:42 elapsed · ~1:03 left");
     // Nothing graded yet in this run (all reused): no estimate rather than a wrong one.
     expect(
-      progressLine({ done: 5, total: 30, resolved: 2, errors: 0, elapsedMs: 1000, gradedNow: 0 }),
+      progressLine({
+        verb: "grading",
+        done: 5,
+        total: 30,
+        resolved: 2,
+        errors: 0,
+        elapsedMs: 1000,
+        ranNow: 0,
+      }),
     ).not.toMatch(/left/);
   });
 
@@ -35,6 +51,7 @@ describe("progress display", () => {
     const lines: string[] = [];
     let t = 0;
     const tty = createProgress({
+      verb: "grading",
       total: 3,
       tty: true,
       write: (s) => raw.push(s),
@@ -42,7 +59,7 @@ describe("progress display", () => {
       now: () => t,
     });
     t = 5000;
-    tty.onProgress(event({}));
+    tty.tick(gradeTick(event({})));
     tty.close();
     expect(lines).toEqual([]);
     expect(raw.at(-2)).toMatch(
@@ -51,18 +68,27 @@ describe("progress display", () => {
     expect(raw.at(-1)).toBe("\n");
 
     const plain = createProgress({
+      verb: "grading",
       total: 3,
       tty: false,
       write: (s) => raw.push(s),
       line: (s) => lines.push(s),
     });
-    plain.onProgress(event({ instance_id: "a" }));
-    plain.onProgress(event({ instance_id: "b", done: 2, resolved: false, detail: "FAIL_TO_PASS 0/1" }));
-    plain.onProgress(
-      event({ instance_id: "c", done: 3, outcome: "timeout", resolved: false, detail: "over 60 s\nkilled" }),
+    plain.tick(gradeTick(event({ instance_id: "a" })));
+    plain.tick(gradeTick(event({ instance_id: "b", done: 2, resolved: false, detail: "FAIL_TO_PASS 0/1" })));
+    plain.tick(
+      gradeTick(
+        event({
+          instance_id: "c",
+          done: 3,
+          outcome: "timeout",
+          resolved: false,
+          detail: "over 60 s\nkilled",
+        }),
+      ),
     );
-    plain.onProgress(
-      event({ instance_id: "d", done: 4, outcome: "empty_patch", resolved: false, detail: "x" }),
+    plain.tick(
+      gradeTick(event({ instance_id: "d", done: 4, outcome: "empty_patch", resolved: false, detail: "x" })),
     );
     plain.close();
     expect(lines).toEqual([
@@ -71,6 +97,28 @@ describe("progress display", () => {
       "[3/3] c: timeout — over 60 s",
       "[4/3] d: empty patch (not run)",
     ]);
+  });
+
+  it("tracks dollars and this run's resolve rate for experiments, and says when a price is unknown", () => {
+    const raw: string[] = [];
+    const p = createProgress({
+      verb: "running",
+      total: 10,
+      dollars: true,
+      tty: true,
+      write: (s) => raw.push(s),
+      line: () => {},
+      now: () => 0,
+    });
+    const tick = { line: "", ranNow: true, error: false };
+    p.tick({ ...tick, done: 5, resolved: true, costUsd: 0.25 }); // 4 attempts were done by an earlier run
+    p.tick({ ...tick, done: 6, resolved: false, costUsd: 0.5 });
+    expect(raw.at(-1)).toMatch(
+      /^\r\x1b\[2Krunning 6\/10 .* resolved 1 \(50 %\) · errors 0 · \$0\.7500 · 0:00 elapsed/,
+    );
+    p.tick({ ...tick, done: 7, resolved: true, costUsd: null });
+    expect(raw.at(-1)).toMatch(/resolved 2 \(67 %\) · errors 0 · cost unknown/);
+    p.close();
   });
 
   it("says when a result was reused from an earlier run", () => {

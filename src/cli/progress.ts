@@ -6,13 +6,20 @@ const BAR_WIDTH = 20;
 const TICK_MS = 1_000;
 
 export interface ProgressState {
+  /** What the line says is happening: "grading", "running". Counts below are this run's. */
+  verb: string;
   done: number;
   total: number;
   resolved: number;
   errors: number;
   elapsedMs: number;
-  /** Instances graded in this run (reused ones are instant and would make the estimate lie). */
-  gradedNow: number;
+  /** Items finished by this run (reused ones are instant and would make the estimate lie). */
+  ranNow: number;
+  /**
+   * Dollars spent so far when the display tracks them (experiments): a number, null once any price
+   * is unknown, undefined when not tracked (grading spends nothing).
+   */
+  costUsd?: number | null;
 }
 
 export function clock(ms: number): string {
@@ -28,17 +35,24 @@ export function bar(done: number, total: number, width = BAR_WIDTH): string {
   return `▕${"█".repeat(filled)}${"░".repeat(width - filled)}▏`;
 }
 
-/** `grading 12/30 ▕████░░░░▏ resolved 9 · errors 1 · 0:42 elapsed · ~1:10 left` */
+/**
+ * `grading 12/30 ▕████░░░░▏ resolved 9 · errors 1 · 0:42 elapsed · ~1:10 left`; with dollars
+ * tracked, `running 12/30 ▕…▏ resolved 9 (75 %) · errors 1 · $0.4200 · 0:42 elapsed · ~1:10 left`.
+ */
 export function progressLine(state: ProgressState): string {
+  const tracked = state.costUsd !== undefined;
+  // Of what this run finished: a resumed run's earlier attempts are in `done`, not in these counts.
+  const rate = tracked && state.ranNow > 0 ? ` (${Math.round((100 * state.resolved) / state.ranNow)} %)` : "";
   const parts = [
-    `grading ${state.done}/${state.total} ${bar(state.done, state.total)} resolved ${state.resolved}`,
+    `${state.verb} ${state.done}/${state.total} ${bar(state.done, state.total)} resolved ${state.resolved}${rate}`,
     `errors ${state.errors}`,
-    `${clock(state.elapsedMs)} elapsed`,
   ];
+  if (tracked) parts.push(state.costUsd === null ? "cost unknown" : `$${(state.costUsd ?? 0).toFixed(4)}`);
+  parts.push(`${clock(state.elapsedMs)} elapsed`);
   const remaining = state.total - state.done;
-  // The rate of this run so far (with every worker in it), not a per-instance average times workers.
-  if (remaining > 0 && state.gradedNow > 0)
-    parts.push(`~${clock((state.elapsedMs / state.gradedNow) * remaining)} left`);
+  // The rate of this run so far (with every worker in it), not a per-item average times workers.
+  if (remaining > 0 && state.ranNow > 0)
+    parts.push(`~${clock((state.elapsedMs / state.ranNow) * remaining)} left`);
   return parts.join(" · ");
 }
 
@@ -69,18 +83,36 @@ export function finishedLine(e: ProgressEvent): string {
   return `[${e.done}/${e.total}] ${e.instance_id}: ${verdict}`;
 }
 
+/** One finished item, as every long command reports it. */
+export interface Tick {
+  /** The item's own line, printed as it is where no line can be redrawn (CI, a pipe). */
+  line: string;
+  /** Finished so far, this one included (earlier runs' too when they count toward `total`). */
+  done: number;
+  resolved: boolean;
+  error: boolean;
+  /** False for an item reused from an earlier run, which took no time now. */
+  ranNow: boolean;
+  /** Its dollars, for a display that tracks them; null when its price is unknown. */
+  costUsd?: number | null;
+}
+
 export interface ProgressDisplay {
-  onProgress: (event: ProgressEvent) => void;
+  tick: (t: Tick) => void;
   /** End the display (a TTY gets its final line and a newline). */
   close: () => void;
 }
 
 /**
- * On a TTY, one line redrawn in place (carriage return + erase line); elsewhere one plain line per
- * finished instance through `line`.
+ * The one progress display of `acilab grade` and `acilab experiment run`: on a TTY, one line redrawn
+ * in place (carriage return + erase line) every second and at each finished item; elsewhere the
+ * items' own lines through `line`.
  */
 export function createProgress(options: {
+  verb: string;
   total: number;
+  /** Track dollars (and show the resolve rate). */
+  dollars?: boolean;
   tty: boolean;
   /** Raw writes for the TTY line (no newline added). */
   write: (text: string) => void;
@@ -91,12 +123,14 @@ export function createProgress(options: {
   const now = options.now ?? Date.now;
   const started = now();
   const state: ProgressState = {
+    verb: options.verb,
     done: 0,
     total: options.total,
     resolved: 0,
     errors: 0,
     elapsedMs: 0,
-    gradedNow: 0,
+    ranNow: 0,
+    ...(options.dollars ? { costUsd: 0 } : {}),
   };
   const draw = () => {
     state.elapsedMs = now() - started;
@@ -109,13 +143,15 @@ export function createProgress(options: {
     timer.unref();
   }
   return {
-    onProgress: (e) => {
-      state.done = e.done;
-      state.resolved = e.resolvedSoFar;
-      state.errors = e.errorsSoFar;
-      if (!e.reused) state.gradedNow++;
+    tick: (t) => {
+      state.done = t.done;
+      if (t.resolved) state.resolved++;
+      if (t.error) state.errors++;
+      if (t.ranNow) state.ranNow++;
+      if (state.costUsd !== undefined && t.costUsd !== undefined)
+        state.costUsd = state.costUsd === null || t.costUsd === null ? null : state.costUsd + t.costUsd;
       if (options.tty) draw();
-      else options.line(finishedLine(e));
+      else options.line(t.line);
     },
     close: () => {
       if (timer) clearInterval(timer);
@@ -124,5 +160,16 @@ export function createProgress(options: {
         options.write("\n");
       }
     },
+  };
+}
+
+/** A graded instance as a tick of the display. */
+export function gradeTick(e: ProgressEvent): Tick {
+  return {
+    line: finishedLine(e),
+    done: e.done,
+    resolved: e.outcome === "graded" && e.resolved,
+    error: e.outcome === "infrastructure_error",
+    ranNow: !e.reused,
   };
 }

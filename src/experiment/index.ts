@@ -2,6 +2,17 @@
  * Experiments: a file of arms (run settings) × tasks × repeats, checked and resolved into a plan.
  * `loadExperiment` is the whole surface a run needs; the rest is for messages and tests.
  */
+
+export { readAttemptTrajectory, readExperimentDir } from "./analysis-input.js";
+export {
+  type Analysis,
+  type AnalysisInput,
+  type ArmAnalysis,
+  type AttemptAnalysis,
+  analyzeExperiment,
+  type Comparison,
+  type GridCell,
+} from "./analyze.js";
 export { canonicalJson, type ResolvedArm } from "./arms.js";
 export { EXAMPLE_EXPERIMENT } from "./example.js";
 export { KIND_NAMES, RUN_FIELD_NAMES, type RunFieldName, type RunFields, type TaskKind } from "./fields.js";
@@ -13,10 +24,13 @@ export {
   loadExperiment,
 } from "./load.js";
 export { ExperimentError, formatProblem } from "./problems.js";
+export { reportMarkdown, SCRIPTED_NOTE } from "./report-md.js";
 export { type AttemptEvent, attemptDir, type ExperimentRun, type RunStart, runExperiment } from "./run.js";
 export type { Problem } from "./source.js";
 export {
   type ArmVersion,
+  type AttemptKey,
+  type AttemptOutcome,
   type AttemptRow,
   type AttemptStatus,
   AttemptStore,
@@ -25,3 +39,4 @@ export {
   StoreRefused,
 } from "./store.js";
 export type { TaskRef } from "./tasks.js";
+export { classifyFailure, FAILURE_CLASSES, type Failure, type FailureClass } from "./taxonomy.js";

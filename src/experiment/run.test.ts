@@ -70,6 +70,10 @@ describe("runExperiment", () => {
     // The reference script explores (grep, view) and reproduces in a test file before it edits the source.
     expect(coding?.first_edit_step).toBeGreaterThan(1);
     expect(run.rows.find((r) => r.task === "acme")?.first_edit_step).toBeNull();
+    // The report compares against the baseline the run recorded, whatever the file says later.
+    const db = new Database(join(dir, DB_FILE), { readonly: true });
+    expect(db.prepare("SELECT value FROM meta WHERE key = 'baseline'").get()).toEqual({ value: "json" });
+    db.close();
   });
 
   it("resumes an interrupted run: finished attempts are kept, the rest run once, no row is duplicated", async () => {

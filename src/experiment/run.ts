@@ -78,6 +78,7 @@ export async function runExperiment(
   beat.unref();
   try {
     const arms = store.syncArms(loaded.arms, options.newArmVersion === true);
+    store.recordBaseline(loaded.experiment.baseline);
     const keys: AttemptKey[] = arms.flatMap((arm) =>
       loaded.tasks.flatMap((task) =>
         Array.from({ length: loaded.experiment.repeats }, (_, i) => ({

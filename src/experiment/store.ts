@@ -158,6 +158,11 @@ export class AttemptStore {
     )();
   }
 
+  /** Which arm the others are compared with: the report reads it back (the file may have changed). */
+  recordBaseline(name: string): void {
+    this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('baseline', ?)").run(name);
+  }
+
   /** Inserts the attempts not there yet, as pending, in one transaction; returns how many were new. */
   plan(keys: readonly AttemptKey[]): number {
     const insert = this.db.prepare(
@@ -228,7 +233,7 @@ function asRow(row: AttemptRow): AttemptRow {
 }
 
 /** A database of another schema version is refused, with what to do, before anything writes to it. */
-function checkVersion(db: Database.Database, file: string): void {
+export function checkVersion(db: Database.Database, file: string): void {
   const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
   const tables = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM sqlite_master").get()?.n ?? 0;
   if (!hasMeta) {
