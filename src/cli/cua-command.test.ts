@@ -1,16 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { main } from "./main.js";
+import { runCli } from "./testing.js";
 
-async function cli(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(
-    argv,
-    (t) => out.push(t),
-    (t) => err.push(t),
-  );
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
+const cli = (argv: string[]) => runCli(argv);
 
 describe("acilab cua", () => {
   it("prints its help, and refuses bad options before starting a browser", async () => {

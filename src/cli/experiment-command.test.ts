@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { main } from "./main.js";
+import { runCli } from "./testing.js";
 
 let dir: string;
 beforeEach(() => {
@@ -10,16 +10,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(
-    argv,
-    (t) => out.push(t),
-    (t) => err.push(t),
-  );
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
+const cli = (...argv: string[]) => runCli(argv);
 
 describe("acilab experiment init", () => {
   it("writes a commented example that validate accepts, and refuses to overwrite it without --force", async () => {

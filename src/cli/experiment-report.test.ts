@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type AttemptOutcome, AttemptStore, DB_FILE, SCRIPTED_NOTE } from "../experiment/index.js";
-import { main } from "./main.js";
+import { runCli } from "./testing.js";
 
 let dir: string;
 beforeEach(() => {
@@ -12,16 +12,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(
-    argv,
-    (t) => out.push(t),
-    (t) => err.push(t),
-  );
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
+const cli = (...argv: string[]) => runCli(argv);
 
 const line = (record: object) => `${JSON.stringify(record)}\n`;
 const START = line({ type: "run_start", policy: "scripted:/tasks/t/script.json", task: "t" });

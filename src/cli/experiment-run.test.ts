@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { main } from "./main.js";
+import { runCli } from "./testing.js";
 
 let dir: string;
 beforeEach(() => {
@@ -12,19 +12,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function cli(argv: string[], onLine: (line: string) => void = () => undefined) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(
-    argv,
-    (t) => {
-      out.push(t);
-      onLine(t);
-    },
-    (t) => err.push(t),
-  );
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
+const cli = (argv: string[], onLine?: (line: string) => void) => runCli(argv, onLine);
 
 function experimentFile(repeats: number): string {
   const file = join(dir, "acme.yaml");

@@ -13,7 +13,6 @@ import {
   EXPERIMENT_VALIDATE_OPTIONS,
 } from "./experiment-options.js";
 import { GRADE_OPTIONS } from "./grade-command.js";
-import { main } from "./main.js";
 import { RUN_OPTIONS } from "./run-command.js";
 import { DOCTOR_OPTIONS, SANDBOX_EXEC_OPTIONS } from "./sandbox-commands.js";
 import { SUITE_OPTIONS } from "./suite-command.js";
@@ -24,6 +23,7 @@ import {
   TASKS_SYNTH_OPTIONS,
   TASKS_VALIDATE_OPTIONS,
 } from "./tasks-options.js";
+import { runCli } from "./testing.js";
 
 const COMMANDS: readonly (readonly string[])[] = [
   ["run"],
@@ -63,16 +63,7 @@ const TABLES = [
   EXPERIMENT_REPORT_OPTIONS,
 ];
 
-async function cli(argv: readonly string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(
-    [...argv],
-    (t) => out.push(t),
-    (t) => err.push(t),
-  );
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
+const cli = (argv: readonly string[]) => runCli(argv);
 
 /** An option line: two spaces, `--name`, an optional placeholder, then the description. */
 const OPTION_LINE = /^ {2}(?:-\w, )?--([a-z][a-z0-9-]*)( \S+)?(?: {2,}|$)/;

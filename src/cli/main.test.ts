@@ -3,18 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makePythonTask } from "../tasks/testing.js";
-import { main } from "./main.js";
+import { runCli } from "./testing.js";
 
-async function cli(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(
-    argv,
-    (t) => out.push(t),
-    (t) => err.push(t),
-  );
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
+const cli = (argv: string[]) => runCli(argv);
 
 const cleanup: string[] = [];
 afterEach(() => {
