@@ -35,8 +35,12 @@ export function processesTagged(tag: string): number[] {
     .map((p) => p.pid);
 }
 
-/** Bash: `running NAME` succeeds when a process runs with argv[0] NAME. Builtins only: no fork. */
-const RUNNING = `running() { local f a; for f in /proc/[0-9]*/cmdline; do read -r -d '' a < "$f" 2>/dev/null && [ "$a" = "$1" ] && return 0; done; return 1; }; `;
+/**
+ * Bash: `running NAME` succeeds when a process runs with argv[0] NAME. Builtins only: no fork. A
+ * process that exits between the glob and the read makes the `<` fail, and bash reports a failed
+ * redirection on the shell's stderr — so the group's stderr, not the read's, goes to /dev/null.
+ */
+const RUNNING = `running() { local f a; for f in /proc/[0-9]*/cmdline; do { read -r -d '' a < "$f"; } 2>/dev/null && [ "$a" = "$1" ] && return 0; done; return 1; }; `;
 
 /**
  * A bash fragment that goes on only once a process named `marker` (its argv[0], from `exec -a`) runs,
