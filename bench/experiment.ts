@@ -2,10 +2,11 @@
  * The experiment store and its statistics at scale, on synthetic rows in a temporary database:
  * 100,000 attempts written the way a run writes them (the plan in one transaction, then one
  * transaction per finished attempt), and the report's analysis of 7 arms × 500 tasks × 5 repeats
- * (read from the database + analysed). The per-attempt harness overhead over a bare `acilab run`
- * needs real runs and is not measured here.
+ * (read from the database + analysed); and the harness's cost per attempt over a bare run of the same
+ * task (real runs of the Acme tool task with its scripted policy: fast, and still a sandbox and a
+ * grade per attempt).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -13,8 +14,12 @@ import {
   type AttemptKey,
   AttemptStore,
   analyzeExperiment,
+  loadExperiment,
   readExperimentDir,
+  runExperiment,
 } from "../src/experiment/index.js";
+import { runAnyTask, toolsRun } from "../src/run/index.js";
+import { acmeTask } from "../src/tasks/index.js";
 import { type BenchRow, summarise } from "./stats.js";
 
 /** The issue's targets: a store a real experiment cannot outgrow, and a report that feels instant. */
@@ -25,6 +30,43 @@ const STATS_TASKS = 500;
 const STATS_REPEATS = 5;
 const STATS_TARGET_MS = 1_000;
 const STATS_SAMPLES = 5;
+
+/** Attempts per side of the overhead comparison, and its target: ≤ 5 % of a bare run + 50 ms. */
+const OVERHEAD_ATTEMPTS = 9;
+const overheadTarget = (bareMs: number) => 0.05 * bareMs + 50;
+
+/**
+ * The experiment runner's cost per attempt over `runAnyTask` alone: bare runs, the same attempts
+ * through `experiment run` (one worker, so attempts do not overlap), bare runs again; the bare
+ * median is taken over both bare batches so drift during the run hits both sides.
+ */
+async function overheadPerAttempt(root: string): Promise<{ bare: number[]; overheadMs: number }> {
+  const bare: number[] = [];
+  const bareBatch = async (tag: string) => {
+    for (let i = 0; i < OVERHEAD_ATTEMPTS; i++) {
+      const start = performance.now();
+      await runAnyTask(toolsRun(acmeTask, { actionFormat: "code" }), {
+        policySpec: "scripted",
+        out: join(root, `bare-${tag}-${i}`),
+      });
+      bare.push(performance.now() - start);
+    }
+  };
+  await bareBatch("a");
+  const file = join(root, "overhead.yaml");
+  writeFileSync(
+    file,
+    `name: overhead\narms: [{ name: code, policy: scripted, action_format: code }]\ntasks: [acme]\nrepeats: ${OVERHEAD_ATTEMPTS}\nworkers: 1\n`,
+  );
+  const start = performance.now();
+  const run = await runExperiment(loadExperiment(file), { dir: join(root, "overhead"), workers: 1 });
+  const perAttempt = (performance.now() - start) / OVERHEAD_ATTEMPTS;
+  if (run.rows.some((r) => r.status !== "done"))
+    throw new Error("bench: an overhead attempt did not finish: the comparison would be meaningless");
+  await bareBatch("b");
+  const sorted = [...bare].sort((a, b) => a - b);
+  return { bare, overheadMs: perAttempt - (sorted[Math.floor(sorted.length / 2)] as number) };
+}
 
 /** A deterministic "random" outcome, so two runs of the benchmark analyse the same rows. */
 const resolvedAt = (i: number) => (i * 2654435761) % 100 < 60;
@@ -85,7 +127,20 @@ export async function benchExperiment(): Promise<BenchRow[]> {
       analyzeExperiment(readExperimentDir(statsDir));
       samples.push(performance.now() - start);
     }
+    const overhead = await overheadPerAttempt(join(root, "runs"));
+    const bareRow = summarise(
+      "experiment: bare run of one attempt (acme, code actions in bwrap, scripted)",
+      overhead.bare,
+    );
     return [
+      bareRow,
+      {
+        name: "experiment: overhead per attempt over the bare run (≤ 5 % + 50 ms)",
+        n: OVERHEAD_ATTEMPTS,
+        medianMs: overhead.overheadMs,
+        p95Ms: overhead.overheadMs,
+        targetMs: overheadTarget(bareRow.medianMs),
+      },
       {
         ...summarise(
           `store: ${STORE_ROWS.toLocaleString("en")} attempt rows written`,
