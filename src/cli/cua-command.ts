@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { CuaTask, ObserveKind, Size, TierName } from "../cua/index.js";
-import type { Limits } from "../loop/index.js";
+import { type Limits, limitsFrom } from "../loop/index.js";
 import { allInput, type CuaRunResult, cuaRun, runAnyTask } from "../run/index.js";
 import { numberOption, UsageError } from "./args.js";
 import { imageSizeCommand } from "./cua-image-size.js";
@@ -58,10 +58,7 @@ export async function cuaCommand(argv: string[], out: Out, deps: CuaCommandDeps)
     observes,
     screen,
     tier,
-    limits: {
-      ...(maxSteps !== undefined ? { maxSteps } : {}),
-      ...(budget !== undefined ? { budgetUsd: budget } : {}),
-    },
+    limits: limitsFrom({ maxSteps, budgetUsd: budget }),
     policySpec: values.policy,
     root: values.out ?? join("runs", `cua-${values.task}-${new Date().toISOString().replace(/[:.]/g, "-")}`),
     json: values.json === true,

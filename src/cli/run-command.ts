@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { listCuaTasks } from "../cua/index.js";
-import { DEFAULT_LIMITS, type Limits } from "../loop/index.js";
+import { DEFAULT_LIMITS, type Limits, limitsFrom } from "../loop/index.js";
 import { POLICY_SPEC_HELP } from "../policies/index.js";
 import { codingRun, runAnyTask } from "../run/index.js";
 import type { BackendChoice } from "../sandbox/index.js";
@@ -120,11 +120,7 @@ export function parseRunRequest(argv: string[], out: Out): RunRequest | "help" {
     tools: values.tools,
     history: values.history,
     out: values.out ?? join("runs", `${task.id}-${new Date().toISOString().replace(/[:.]/g, "-")}`),
-    limits: {
-      ...(maxSteps !== undefined ? { maxSteps } : {}),
-      ...(budget !== undefined ? { budgetUsd: budget } : {}),
-      ...(timeout !== undefined ? { wallClockMs: timeout * 1000 } : {}),
-    },
+    limits: limitsFrom({ maxSteps, budgetUsd: budget, timeoutS: timeout }),
     json: values.json === true,
     sandbox,
     rules,

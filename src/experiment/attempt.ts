@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_SCREEN, getCuaTask, type ObserveKind, parseScreen, type TierName } from "../cua/index.js";
-import type { Limits } from "../loop/index.js";
+import { type Limits, limitsFrom } from "../loop/index.js";
 import { loadScript } from "../policies/index.js";
 import {
   allInput,
@@ -34,11 +34,7 @@ export class NoScript extends Error {
 }
 
 function limitsOf(fields: RunFields): Partial<Limits> {
-  return {
-    ...(fields.max_steps !== undefined ? { maxSteps: fields.max_steps } : {}),
-    ...(fields.budget_usd !== undefined ? { budgetUsd: fields.budget_usd } : {}),
-    ...(fields.timeout_s !== undefined ? { wallClockMs: fields.timeout_s * 1000 } : {}),
-  };
+  return limitsFrom({ maxSteps: fields.max_steps, budgetUsd: fields.budget_usd, timeoutS: fields.timeout_s });
 }
 
 /** The kind's runnable task for this arm; `policySpec` is the resolved one (never `auto`). */

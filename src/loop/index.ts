@@ -6,6 +6,7 @@ export {
   DEFAULT_CUA_LIMITS,
   DEFAULT_LIMITS,
   type Limits,
+  limitsFrom,
   type Observation,
   type RunObserver,
   type RunOutcome,

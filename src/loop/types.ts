@@ -42,6 +42,23 @@ export interface Limits {
   maxFormatErrors: number;
 }
 
+/**
+ * The limits a person asked for, as the loop takes them: steps, dollars and a wall clock in seconds
+ * (the CLI's --max-steps/--budget/--timeout, an experiment arm's max_steps/budget_usd/timeout_s);
+ * what was not asked for keeps its default.
+ */
+export function limitsFrom(asked: {
+  maxSteps?: number | undefined;
+  budgetUsd?: number | undefined;
+  timeoutS?: number | undefined;
+}): Partial<Limits> {
+  return {
+    ...(asked.maxSteps !== undefined ? { maxSteps: asked.maxSteps } : {}),
+    ...(asked.budgetUsd !== undefined ? { budgetUsd: asked.budgetUsd } : {}),
+    ...(asked.timeoutS !== undefined ? { wallClockMs: asked.timeoutS * 1000 } : {}),
+  };
+}
+
 export const DEFAULT_LIMITS: Limits = {
   maxSteps: 50,
   budgetUsd: 2,

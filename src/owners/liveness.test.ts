@@ -20,7 +20,7 @@ describe("owner markers", () => {
       process.execPath,
       [
         "--import",
-        "tsx",
+        import.meta.resolve("tsx"), // from this package, whatever the working directory
         "-e",
         `const { existsSync } = await import("node:fs");
          const { ownerToken, ownersDir } = await import(${JSON.stringify(new URL("./index.ts", import.meta.url).pathname)});

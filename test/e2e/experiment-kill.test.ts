@@ -3,17 +3,16 @@
  * done exactly once — the finished ones are not rerun, the one in flight is, no row is duplicated or
  * lost. The CLI runs from source (tsx) as a child; the test watches its database from outside.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { spawnCliFromSource } from "../../src/cli/testing.js";
 import { type AttemptRow, DB_FILE, loadExperiment, runExperiment } from "../../src/experiment/index.js";
-import { tsxLoaderPath } from "../../src/tasks/index.js";
 import { EVENTUALLY, HANG_GUARD_MS } from "../../src/testing/time.js";
 
-const MAIN = resolve("src/cli/main.ts");
 const cleanup: string[] = [];
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -46,22 +45,9 @@ describe("experiment run under kill -9", () => {
     const file = join(root, "kill.yaml");
     const dir = join(root, "out");
     writeFileSync(file, FILE);
-    const code = `const m = await import(${JSON.stringify(MAIN)}); process.exitCode = await m.main(process.argv.slice(1));`;
-    const child = spawn(
-      process.execPath,
-      [
-        "--import",
-        tsxLoaderPath(),
-        "--input-type=module",
-        "-e",
-        code,
-        "experiment",
-        "run",
-        file,
-        "--out",
-        dir,
-      ],
-      { stdio: ["ignore", "ignore", "inherit"] },
+    const child = spawnCliFromSource(
+      ["experiment", "run", file, "--out", dir],
+      ["ignore", "ignore", "inherit"],
     );
     children.push(child);
     const exited = new Promise((r) => child.once("exit", r));

@@ -1,15 +1,14 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { tsxLoaderPath } from "../../src/tasks/index.js";
+import { spawnCliFromSource } from "../../src/cli/testing.js";
 import { makePythonTask } from "../../src/tasks/testing.js";
 import { killTagged, processesTagged } from "../../src/testing/processes.js";
 import { EVENTUALLY, HANG_GUARD_MS } from "../../src/testing/time.js";
 import { readTrajectory } from "../../src/trajectory/index.js";
 
-const MAIN = resolve("src/cli/main.ts");
 /** The run's long command, as it shows on the host: it outlives vitest's hang guard, so only a kill ends it. */
 const SLEEPER = `acilab-interrupt-${process.pid}`;
 const cleanup: string[] = [];
@@ -36,24 +35,9 @@ function startRun(): { child: ChildProcess; out: string; exited: Promise<number 
   });
   const out = mkdtempSync(join(tmpdir(), "acilab-interrupt-"));
   cleanup.push(task, out);
-  const code = `const m = await import(${JSON.stringify(MAIN)}); process.exitCode = await m.main(process.argv.slice(1));`;
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      tsxLoaderPath(),
-      "--input-type=module",
-      "-e",
-      code,
-      "run",
-      "--task",
-      task,
-      "--tools",
-      "full-shell",
-      "--out",
-      out,
-    ],
-    { stdio: ["ignore", "pipe", "pipe"] },
+  const child = spawnCliFromSource(
+    ["run", "--task", task, "--tools", "full-shell", "--out", out],
+    ["ignore", "pipe", "pipe"],
   );
   children.push(child);
   const exited = new Promise<number | null>((r) => child.once("exit", (c) => r(c)));
