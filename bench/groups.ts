@@ -11,4 +11,5 @@ export const BENCHMARKS: readonly string[] = [
   "cua",
   "builders",
   "experiment",
+  "report",
 ];

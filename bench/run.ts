@@ -12,6 +12,7 @@ import { benchGradeOverhead } from "./grade-overhead.js";
 import { benchGrading } from "./grading.js";
 import { BENCHMARKS } from "./groups.js";
 import { benchOverhead } from "./overhead.js";
+import { benchReport } from "./report.js";
 import { benchRunsc } from "./runsc.js";
 import { benchSandbox } from "./sandbox.js";
 import { benchSearch } from "./search.js";
@@ -75,6 +76,7 @@ async function main(): Promise<void> {
       rows.push({ name: parse.name, n: 5, medianMs: parse.value, p95Ms: parse.value, targetMs: 1000 });
   }
   if (!only || only === "experiment") rows.push(...(await benchExperiment()));
+  if (!only || only === "report") rows.push(...(await benchReport()));
   // Rows with units of their own (commits/s, counts, dollars) are printed after the table.
   const extra: string[] = [];
   if (!only || only === "cua") {

@@ -1,12 +1,15 @@
-// Copies the model-facing prose (.txt next to the code) into dist/, where the compiled modules read it.
+// Copies the files compiled modules read at run time into dist/: model-facing prose (.txt) and the
+// report page's stylesheet and browser script (.css, .browser.js), none of which tsc emits.
 import { cpSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+
+const ASSET = /\.(txt|css|browser\.js)$/;
 
 function walk(dir) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) walk(path);
-    else if (name.endsWith(".txt")) cpSync(path, join("dist", path));
+    else if (ASSET.test(name)) cpSync(path, join("dist", path));
   }
 }
 walk("src");

@@ -6,12 +6,13 @@ export const EXPERIMENT_HELP = `acilab experiment — compare arms (tool sets, p
 Usage: acilab experiment init [FILE] [--force]
        acilab experiment validate FILE [--json]
        acilab experiment run FILE [--out <dir>] [--workers N] [--new-arm-version]
-       acilab experiment report DIR [--format md|json] [--out FILE] [--baseline ARM]
+       acilab experiment report DIR [--format md|json|html] [--out FILE] [--baseline ARM]
 
   init       write a commented example experiment file (default experiment.yaml)
   validate   check an experiment file and print the plan: arms, tasks, attempts, baseline
   run        run the plan into a resumable store (DIR/experiment.db) and print each arm's resolve rate
-  report     the statistics of DIR/experiment.db: resolve rates, McNemar vs baseline, failures, per task
+  report     the statistics of DIR/experiment.db: resolve rates, McNemar vs baseline, failures, per task;
+             --format html adds plots and a trajectory inspector in one offline file
 
 Run "acilab experiment <subcommand> --help" for its options. The file format: docs/experiments.md.`;
 
@@ -74,11 +75,16 @@ an arm's tool set is recorded as "no scripted policy for this arm", not as a fai
 export const EXPERIMENT_REPORT_OPTIONS = {
   format: {
     type: "string",
-    value: "<md|json>",
-    help: "Markdown tables or the analysis as JSON",
+    value: "<md|json|html>",
+    help: "Markdown tables, the analysis as JSON, or one self-contained HTML page with plots and the inspector",
     defaultHelp: "md",
   },
-  out: { type: "string", value: "<file>", help: "write the report to FILE", defaultHelp: "stdout" },
+  out: {
+    type: "string",
+    value: "<file>",
+    help: "write the report to FILE",
+    defaultHelp: "stdout; DIR/report.html for html",
+  },
   baseline: {
     type: "string",
     value: "<arm>",
@@ -89,7 +95,7 @@ export const EXPERIMENT_REPORT_OPTIONS = {
 
 export const EXPERIMENT_REPORT_HELP = `acilab experiment report — the statistics of an experiment's store
 
-Usage: acilab experiment report DIR [--format md|json] [--out FILE] [--baseline ARM]
+Usage: acilab experiment report DIR [--format md|json|html] [--out FILE] [--baseline ARM]
 
 Options:
 ${optionLines(EXPERIMENT_REPORT_OPTIONS)}
@@ -97,4 +103,32 @@ ${optionLines(EXPERIMENT_REPORT_OPTIONS)}
 Reads DIR/experiment.db (read-only; a run may be writing it) and each graded attempt's trajectory:
 per arm version its resolved k/n with the 95 % Wilson interval, the exact McNemar test against the
 baseline over matched (task, repeat) pairs, $/resolved, tokens and steps; the failure taxonomy; the
-arm × task grid. A missing or truncated trajectory is marked, not fatal. Fields: docs/experiments.md.`;
+arm × task grid. A missing or truncated trajectory is marked, not fatal. Fields: docs/experiments.md.
+
+The HTML page works offline and fetches nothing: the same tables, four plots (resolve rate with its
+interval, cost against resolve rate, the arm × task grid, tokens per attempt; Vega-Lite rendered to
+SVG), and every attempt in a trajectory inspector — its turns, patch as a diff, grading report and,
+for computer use, the frames.`;
+
+export const INSPECT_OPTIONS = {
+  out: {
+    type: "string",
+    value: "<file>",
+    help: "write the page to FILE",
+    defaultHelp: "RUN_DIR/inspect.html",
+  },
+} as const;
+
+export const INSPECT_HELP = `acilab inspect — one run's trajectory as a page you can read
+
+Usage: acilab inspect RUN_DIR [--out FILE]
+
+Options:
+${optionLines(INSPECT_OPTIONS)}
+
+RUN_DIR is the --out folder of "acilab run" or "acilab cua" (or an experiment's attempt folder,
+DIR/attempts/ARM/TASK/REPEAT). Writes one self-contained HTML file, the inspector of
+"acilab experiment report --format html": each turn's thought, action and arguments, observation,
+tokens, cost, latency and files changed; the patch as a coloured diff; the grading report's
+FAIL_TO_PASS / PASS_TO_PASS statuses; for computer use, the frame after each turn. A damaged
+trajectory or result is shown with what is wrong, not refused.`;

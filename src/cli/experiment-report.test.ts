@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type AttemptOutcome, AttemptStore, DB_FILE, SCRIPTED_NOTE } from "../experiment/index.js";
+import { type AttemptOutcome, AttemptStore, DB_FILE } from "../experiment/index.js";
+import { SCRIPTED_NOTE } from "../report/index.js";
 import { runCli } from "./testing.js";
 
 let dir: string;
@@ -151,10 +152,22 @@ describe("acilab experiment report", () => {
     expect(out).not.toContain(SCRIPTED_NOTE);
   });
 
+  it("writes the HTML page beside the store, with the missing and torn trajectories marked", async () => {
+    await fixture();
+    const r = await cli("experiment", "report", dir, "--format", "html");
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`wrote ${join(dir, "report.html")}`);
+    const html = readFileSync(join(dir, "report.html"), "utf8");
+    expect(html).toContain("Attempts with a damaged trajectory");
+    expect(html).toMatch(/<td>missing<\/td>/);
+    expect(html).toMatch(/<td>truncated<\/td>/);
+  });
+
   it("refuses an unknown --format and a --baseline that is not an arm", async () => {
     await fixture();
-    expect((await cli("experiment", "report", dir, "--format", "html")).err).toContain(
-      "--format must be md or json",
+    expect((await cli("experiment", "report", dir, "--format", "xml")).err).toContain(
+      "--format must be md, json or html",
     );
     expect((await cli("experiment", "report", dir, "--baseline", "nope")).err).toContain(
       '--baseline "nope" is not an arm',

@@ -1,26 +1,24 @@
-/** `acilab experiment report DIR`: the analysis of DIR/experiment.db as Markdown (default) or JSON. */
+/**
+ * `acilab experiment report DIR`: the analysis of DIR/experiment.db as Markdown (default), JSON, or
+ * one self-contained HTML page with plots and the trajectory inspector.
+ */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  analyzeExperiment,
-  DB_FILE,
-  readExperimentDir,
-  reportMarkdown,
-  StoreRefused,
-} from "../experiment/index.js";
+import { analyzeExperiment, DB_FILE, readExperimentDir, StoreRefused } from "../experiment/index.js";
+import { experimentReportHtml, reportMarkdown } from "../report/index.js";
 import { UsageError } from "./args.js";
 import { EXPERIMENT_REPORT_HELP, EXPERIMENT_REPORT_OPTIONS } from "./experiment-options.js";
 import { parseOptions } from "./options.js";
 
 type Out = (line: string) => void;
 
-const FORMATS = ["md", "json"] as const;
+const FORMATS = ["md", "json", "html"] as const;
 
 /** NaN (a mean of nothing) is not JSON: it is written as null. */
 const jsonValue = (_key: string, value: unknown) =>
   typeof value === "number" && !Number.isFinite(value) ? null : value;
 
-export function experimentReportCommand(argv: string[], out: Out, err: Out): number {
+export async function experimentReportCommand(argv: string[], out: Out, err: Out): Promise<number> {
   const { values, positionals } = parseOptions("experiment report", argv, EXPERIMENT_REPORT_OPTIONS);
   if (values.help) {
     out(EXPERIMENT_REPORT_HELP);
@@ -31,7 +29,7 @@ export function experimentReportCommand(argv: string[], out: Out, err: Out): num
     throw new UsageError("report takes one DIR, the --out of an experiment run", "experiment report");
   const format = values.format ?? "md";
   if (!(FORMATS as readonly string[]).includes(format))
-    throw new UsageError(`--format must be md or json, got "${format}"`, "experiment report");
+    throw new UsageError(`--format must be md, json or html, got "${format}"`, "experiment report");
   let text: string;
   try {
     const input = readExperimentDir(dir, values.baseline);
@@ -41,21 +39,25 @@ export function experimentReportCommand(argv: string[], out: Out, err: Out): num
         `--baseline "${values.baseline}" is not an arm of ${dir} — its arms are ${[...new Set(input.arms.map((a) => a.name))].join(", ")}`,
         "experiment report",
       );
+    const source = `${join(dir, DB_FILE)} · baseline ${analysis.baseline} (${input.baselineFrom})`;
     text =
       format === "json"
         ? JSON.stringify({ baseline_from: input.baselineFrom, ...analysis }, jsonValue, 2)
-        : reportMarkdown(
-            analysis,
-            `${join(dir, DB_FILE)} · baseline ${analysis.baseline} (${input.baselineFrom})`,
-          );
+        : format === "html"
+          ? await experimentReportHtml(dir, input, analysis, source)
+          : reportMarkdown(analysis, source);
   } catch (e) {
     if (!(e instanceof StoreRefused)) throw e;
     err(`acilab experiment report: ${e.message}`);
     return 1;
   }
-  if (values.out) {
-    writeFileSync(values.out, text.endsWith("\n") ? text : `${text}\n`);
-    out(`wrote ${values.out}`);
+  // A page is not for a terminal: without --out it goes beside the store.
+  const file = values.out ?? (format === "html" ? join(dir, "report.html") : undefined);
+  if (file) {
+    writeFileSync(file, text.endsWith("\n") ? text : `${text}\n`);
+    out(
+      `wrote ${file}${format === "html" ? ` (${(Buffer.byteLength(text) / 1e6).toFixed(1)} MB; open it in a browser, it needs no network)` : ""}`,
+    );
   } else out(text);
   return 0;
 }

@@ -11,6 +11,7 @@ import {
   EXPERIMENT_REPORT_OPTIONS,
   EXPERIMENT_RUN_OPTIONS,
   EXPERIMENT_VALIDATE_OPTIONS,
+  INSPECT_OPTIONS,
 } from "./experiment-options.js";
 import { GRADE_OPTIONS } from "./grade-command.js";
 import { RUN_OPTIONS } from "./run-command.js";
@@ -42,6 +43,7 @@ const COMMANDS: readonly (readonly string[])[] = [
   ["experiment", "validate"],
   ["experiment", "run"],
   ["experiment", "report"],
+  ["inspect"],
 ];
 
 const TABLES = [
@@ -61,6 +63,7 @@ const TABLES = [
   EXPERIMENT_VALIDATE_OPTIONS,
   EXPERIMENT_RUN_OPTIONS,
   EXPERIMENT_REPORT_OPTIONS,
+  INSPECT_OPTIONS,
 ];
 
 const cli = (argv: readonly string[]) => runCli(argv);

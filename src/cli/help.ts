@@ -1,5 +1,5 @@
 import { CUA_HELP } from "./cua-options.js";
-import { EXPERIMENT_HELP } from "./experiment-options.js";
+import { EXPERIMENT_HELP, INSPECT_HELP } from "./experiment-options.js";
 import { GRADE_HELP } from "./grade-command.js";
 import { RUN_HELP } from "./run-command.js";
 import { DOCTOR_HELP, SANDBOX_HELP } from "./sandbox-commands.js";
@@ -17,6 +17,7 @@ Commands:
   tasks       list the built-in tasks
   cua         run a computer-use task in a real browser (acilab cua --task all)
   experiment  write, check and run experiment files: arms × tasks × repeats (init, validate, run, report)
+  inspect     one run's trajectory, patch and grading as an offline HTML page
   doctor      which sandbox backends work on this machine, and why not
   sandbox     run one command in a sandbox (acilab sandbox exec -- CMD)
   help        show help for a command
@@ -33,6 +34,7 @@ const COMMAND_HELP: Record<string, string> = {
   sandbox: SANDBOX_HELP,
   cua: CUA_HELP,
   experiment: EXPERIMENT_HELP,
+  inspect: INSPECT_HELP,
 };
 
 export function helpFor(command: string | undefined): string {

@@ -3,6 +3,7 @@ import { cuaCommand } from "./cua-command.js";
 import { experimentCommand } from "./experiment-command.js";
 import { gradeCommand } from "./grade-command.js";
 import { helpFor } from "./help.js";
+import { inspectCommand } from "./inspect-command.js";
 import { interruptSignal } from "./interrupt.js";
 import { runCommand } from "./run-command.js";
 import { doctorCommand, sandboxCommand } from "./sandbox-commands.js";
@@ -46,6 +47,8 @@ export async function main(
         return await tasksCommand(rest, out);
       case "experiment": // experiment files: init, validate, run (src/cli/experiment-command.ts)
         return await experimentCommand(rest, out, err);
+      case "inspect": // one run folder as an HTML page (src/cli/inspect-command.ts)
+        return await inspectCommand(rest, out, err);
       case "cua": // computer-use tasks (src/cli/cua-command.ts)
         return await cuaCommand(rest, out, { interruptSignal });
       default:

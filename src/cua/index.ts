@@ -24,7 +24,12 @@ export {
   simulateRun,
   turnsUntilWindow,
 } from "./cost.js";
-export { createEnvironment, DEFAULT_SCREEN, type InspectableEnvironment } from "./env/index.js";
+export {
+  CHROMIUM_PATH,
+  createEnvironment,
+  DEFAULT_SCREEN,
+  type InspectableEnvironment,
+} from "./env/index.js";
 export {
   type CuaOutcome,
   type CuaTaskSpec,

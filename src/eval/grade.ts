@@ -13,6 +13,7 @@ import {
   checkoutAt,
   openTaskSandbox,
   resolvePlaceholders,
+  runSetupCommands,
   type Task,
   type TaskCheckout,
   taskInstance,
@@ -30,7 +31,6 @@ export const GRADE_TEST_TIMEOUT_MS = 300_000;
 /** Test logs are parsed, not shown to a model: keep up to 4 MB. */
 const GRADE_LOG_LIMIT = 4_000_000;
 /** A setup command (pip install -e .) may take a while, but not forever. */
-const SETUP_TIMEOUT_MS = 300_000;
 
 function emptyReport(instance: Instance, patch: string | null, rules: GradingRules): InstanceReport {
   const none = () => ({ success: [], failure: [] });
@@ -124,15 +124,10 @@ export async function gradeInstance(
   const onAbort = () => void sandbox.close();
   options.signal?.addEventListener("abort", onAbort, { once: true });
   try {
-    const setup = async (): Promise<string | undefined> => {
-      for (const line of instance.setup_commands ?? []) {
-        steps.steps.push({ name: "setup", script: line, args: [], stdin: null });
-        const r = await sandbox.exec({ argv: ["bash", "-c", line], timeoutMs: SETUP_TIMEOUT_MS });
-        if (r.exitCode !== 0)
-          return `setup command failed (exit ${r.exitCode}): ${line}\n${r.output.slice(-2000)}`;
-      }
-      return undefined;
-    };
+    const setup = () =>
+      runSetupCommands(sandbox, instance.setup_commands ?? [], (line) =>
+        steps.steps.push({ name: "setup", script: line, args: [], stdin: null }),
+      );
     const setupFailed = await setup();
     if (setupFailed) return done("infrastructure_error", setupFailed);
 

@@ -17,8 +17,8 @@ import {
   toolsRun,
 } from "../run/index.js";
 import type { BackendChoice } from "../sandbox/index.js";
-import { isTestPath } from "../swebench/index.js";
-import { loadTask, referenceScript, type Task, TOOLS_TASKS } from "../tasks/index.js";
+import { type Instance, isTestPath, loadInstances } from "../swebench/index.js";
+import { loadTask, referenceScript, type Task, TOOLS_TASKS, taskFromInstance } from "../tasks/index.js";
 import { type ActionFormat, toolset } from "../tools/index.js";
 import { readTrajectory } from "../trajectory/index.js";
 import type { RunFields } from "./fields.js";
@@ -37,6 +37,21 @@ function limitsOf(fields: RunFields): Partial<Limits> {
   return limitsFrom({ maxSteps: fields.max_steps, budgetUsd: fields.budget_usd, timeoutS: fields.timeout_s });
 }
 
+const instanceFiles = new Map<string, Map<string, Instance>>();
+
+/** Instance `id` of the instances file `file` (the experiment's task list checked it is there). */
+function instanceTask(file: string, id: string): Task {
+  let byId = instanceFiles.get(file);
+  if (!byId) {
+    byId = new Map(loadInstances(file).map((i) => [i.instance_id, i]));
+    instanceFiles.set(file, byId);
+  }
+  const instance = byId.get(id);
+  if (!instance)
+    throw new Error(`instance "${id}" is no longer in ${file}: the file changed since the plan was made`);
+  return taskFromInstance(instance, file);
+}
+
 /** The kind's runnable task for this arm; `policySpec` is the resolved one (never `auto`). */
 export function attemptTask(ref: TaskRef, fields: RunFields, policySpec: string): RunnableTask<RunResult> {
   const limits = limitsOf(fields);
@@ -44,11 +59,7 @@ export function attemptTask(ref: TaskRef, fields: RunFields, policySpec: string)
   const actionFormat = fields.action_format as ActionFormat | undefined;
   switch (ref.kind) {
     case "coding": {
-      if (ref.source !== "builtin")
-        throw new Error(
-          `task "${ref.id}" comes from the instances file ${ref.source}, which experiment run cannot run yet — list built-in tasks or task folders instead`,
-        );
-      const task = loadTask(ref.id);
+      const task = ref.source === "builtin" ? loadTask(ref.id) : instanceTask(ref.source, ref.id);
       const options: CodingOptions = {
         tools: fields.tools ?? DEFAULT_TOOLS,
         history: fields.history ?? "all",
@@ -107,8 +118,8 @@ function checkScript(task: Task, set: string): void {
   let path: string;
   try {
     path = referenceScript(task, set);
-  } catch {
-    throw new NoScript(`no scripted policy for this arm: task "${task.id}" has no reference script`);
+  } catch (e) {
+    throw new NoScript(`no scripted policy for this arm: ${e instanceof Error ? e.message : String(e)}`);
   }
   if (path.endsWith(`script.${set}.json`)) return;
   const offered = new Set(toolset(set).tools.map((t) => t.name));

@@ -12,6 +12,7 @@ export {
   analyzeExperiment,
   type Comparison,
   type GridCell,
+  type ReadTrajectory,
 } from "./analyze.js";
 export { canonicalJson, type ResolvedArm } from "./arms.js";
 export { EXAMPLE_EXPERIMENT } from "./example.js";
@@ -24,7 +25,6 @@ export {
   loadExperiment,
 } from "./load.js";
 export { ExperimentError, formatProblem } from "./problems.js";
-export { reportMarkdown, SCRIPTED_NOTE } from "./report-md.js";
 export { type AttemptEvent, attemptDir, type ExperimentRun, type RunStart, runExperiment } from "./run.js";
 export type { Problem } from "./source.js";
 export {

@@ -2,13 +2,15 @@
  * runExperiment on real runs: the Acme tool task and built-in coding tasks under their scripted
  * policies (each a second or so), a real SQLite store in a temporary folder.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { runCli } from "../cli/testing.js";
+import { builtinTasksDir } from "../tasks/index.js";
 import { EVENTUALLY } from "../testing/time.js";
-import { checkExperiment, type LoadedExperiment } from "./load.js";
+import { checkExperiment, type LoadedExperiment, loadExperiment } from "./load.js";
 import { runExperiment } from "./run.js";
 import { DB_FILE } from "./store.js";
 import { builtinCatalog, type TaskRef } from "./tasks.js";
@@ -170,7 +172,7 @@ tasks: [median-even]
 
   it("records a harness exception as error with its message and goes on with the other attempts", async () => {
     const dir = tempDir();
-    // A coding task from an instances file: the runner cannot run those yet, and says so.
+    // A coding task whose instances file has gone since the plan was made: an error, with why.
     const catalog = [
       ...builtinCatalog(),
       { kind: "coding" as const, id: "exported-1", source: "/nowhere/instances.jsonl" },
@@ -187,10 +189,58 @@ tasks: [exported-1, acme]
       { dir },
     );
     expect(run.rows[0]).toMatchObject({ task: "exported-1", status: "error" });
-    expect(run.rows[0]?.error).toMatch(
-      /instances file \/nowhere\/instances.jsonl, which experiment run cannot run yet/,
-    );
+    expect(run.rows[0]?.error).toContain("/nowhere/instances.jsonl");
     expect(run.rows[1]).toMatchObject({ task: "acme", status: "done", resolved: true });
+  });
+
+  it("runs a coding task from an instances file: its repository, tests and setup as the file says", async () => {
+    const dir = tempDir();
+    const exported = join(dir, "exported");
+    expect((await runCli(["tasks", "export", "--out", join(exported, "all.jsonl")])).code).toBe(0);
+    // One instance of the export, with a setup line the agent's sandbox and the grader both run.
+    const line = readFileSync(join(exported, "all.jsonl"), "utf8")
+      .split("\n")
+      .find((l) => l.includes('"instance_id":"median-even"'));
+    const instance = { ...JSON.parse(line ?? "{}"), setup_commands: ["echo ready > .setup-ran"] };
+    writeFileSync(join(exported, "one.jsonl"), `${JSON.stringify(instance)}\n`);
+    const script = join(builtinTasksDir(), "median-even", "script.json");
+    // The agent looks for what setup wrote, then gives up: it must find it (setup ran in its sandbox).
+    const look = join(exported, "look.json");
+    writeFileSync(
+      look,
+      JSON.stringify({
+        turns: [
+          { tool: "view", input: { path: ".setup-ran" } },
+          { tool: "submit", input: {} },
+        ],
+      }),
+    );
+    writeFileSync(
+      join(exported, "e.yaml"),
+      `name: inst
+arms:
+  plain: { policy: scripted }
+  replayed: { policy: "scripted:${script}" }
+  look: { policy: "scripted:${look}" }
+tasks: [{ instances: one.jsonl }]
+`,
+    );
+    const run = await runExperiment(loadExperiment(join(exported, "e.yaml")), { dir: join(dir, "out") });
+    const [plain, replayed, looked] = run.rows;
+    // An instance has no reference script: plain scripted is its own status, never a failure.
+    expect(plain).toMatchObject({ task: "median-even", status: "no_script" });
+    expect(plain?.error).toMatch(/comes from the instances file .*one\.jsonl and has no reference script/);
+    expect(replayed).toMatchObject({ task: "median-even", status: "done", resolved: true });
+    const folder = join(dir, "out", replayed?.trajectory ?? "", "..");
+    const report = JSON.parse(readFileSync(join(folder, "report.json"), "utf8"));
+    expect(report["median-even"].tests_status.FAIL_TO_PASS.success).toEqual(instance.FAIL_TO_PASS);
+    // The setup line ran where the agent worked: the patch is the script's edit and nothing else.
+    expect(readFileSync(join(folder, "patch.diff"), "utf8")).not.toContain(".setup-ran");
+    const view = readFileSync(join(dir, "out", looked?.trajectory ?? ""), "utf8");
+    expect(view).toMatch(/"observation":"[^"]*ready/);
+    // Submitting nothing but what setup wrote is submitting nothing: SWE-bench's empty patch.
+    expect(looked).toMatchObject({ status: "done", resolved: false });
+    expect(readFileSync(join(dir, "out", looked?.patch ?? "patch.diff"), "utf8")).toBe("");
   });
 
   it("refuses a rerun whose arm changed, and --new-arm-version runs the changed arm as version 2 beside the old", async () => {

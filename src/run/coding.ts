@@ -10,8 +10,14 @@ import { parseHistorySpec } from "../history/index.js";
 import { DEFAULT_LIMITS, type Limits, loadMemory } from "../loop/index.js";
 import { makePolicy } from "../policies/index.js";
 import { type BackendChoice, BwrapSandbox, formatDecisions } from "../sandbox/index.js";
-import type { GradingRules, InstanceReport } from "../swebench/index.js";
-import { checkoutTask, openTaskSandbox, referenceScript, type Task } from "../tasks/index.js";
+import { type GradingRules, type InstanceReport, splitDiff } from "../swebench/index.js";
+import {
+  checkoutTask,
+  openTaskSandbox,
+  referenceScript,
+  runSetupCommands,
+  type Task,
+} from "../tasks/index.js";
 import {
   type ActionFormat,
   releaseSearchIndex,
@@ -94,6 +100,19 @@ async function executeCoding(
     throw err;
   });
   const { sandbox, warning: sandboxWarning } = opened;
+  // The agent meets the repository the tests will run in: the task's setup first, as the grader does.
+  const setupFailed = await runSetupCommands(sandbox, task.setupCommands ?? []).catch((e: unknown) =>
+    e instanceof Error ? e.message : String(e),
+  );
+  if (setupFailed) {
+    await sandbox.close();
+    await checkout.dispose();
+    throw new Error(
+      `task "${task.id}": ${setupFailed} — the agent never started; fix the instance's setup_commands`,
+    );
+  }
+  // What setup wrote into the tree is not the agent's: the grader makes it again before the patch.
+  const setupBlocks = new Set(task.setupCommands?.length ? splitDiff((await checkout.patch()).diff) : []);
   const actionFormat = options.actionFormat ?? "json";
   const registry = new ToolRegistry(toolsForFormat(actionFormat, set.tools));
   const memory = loadMemory(root);
@@ -120,7 +139,7 @@ async function executeCoding(
     // Nothing may change the workspace while the host reads it (a process left running could swap a
     // file for a FIFO mid-read): the sandbox goes first.
     await sandbox.close();
-    submission = await readSubmission(checkout);
+    submission = await readSubmission(checkout, setupBlocks);
   } finally {
     run.signal?.removeEventListener("abort", onAbort);
     releaseSearchIndex(root);
@@ -176,10 +195,17 @@ interface Submission {
   uncarried: string[];
 }
 
-async function readSubmission(checkout: Checkout): Promise<Submission> {
+/** The workspace's patch, less the file changes that are exactly as setup left them. */
+async function readSubmission(checkout: Checkout, setupBlocks: ReadonlySet<string>): Promise<Submission> {
   try {
     const { diff, uncarried } = await checkout.patch();
-    return { patch: diff, uncarried: uncarried.map(describeUncarried) };
+    const patch =
+      setupBlocks.size === 0
+        ? diff
+        : splitDiff(diff)
+            .filter((b) => !setupBlocks.has(b))
+            .join("");
+    return { patch, uncarried: uncarried.map(describeUncarried) };
   } catch (err) {
     const why = (err as Error).message.split("\n")[0];
     return { patch: "", uncarried: [`the workspace's changes could not be read as a patch (${why})`] };

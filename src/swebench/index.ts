@@ -19,7 +19,7 @@ export {
   type SwebenchVerdict,
   TEST_EXIT_CODE,
 } from "./swebench-rules.js";
-export { isTestPath, patchPaths, touchesTests } from "./touches-tests.js";
+export { isTestPath, patchPaths, splitDiff, touchesTests } from "./touches-tests.js";
 export type {
   CanaryResult,
   GradedInstance,

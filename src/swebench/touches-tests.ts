@@ -106,6 +106,15 @@ export function patchPaths(patch: string): string[] {
   return paths;
 }
 
+/**
+ * A git diff cut into its per-file blocks, each starting at its `diff --git` header; joined again
+ * they are the diff. A hunk's lines all start with " ", "+", "-" or "\\", so a header cannot hide
+ * inside one. Text before the first header (none in git's output) is its own block.
+ */
+export function splitDiff(diff: string): string[] {
+  return diff.split(/^(?=diff --git )/m).filter((b) => b !== "");
+}
+
 /** The test files a patch touches (added, changed, deleted or renamed from/to), in diff order. */
 export function touchesTests(patch: string | null): string[] {
   if (!patch) return [];

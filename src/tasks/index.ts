@@ -1,7 +1,13 @@
 export { acmeTask } from "./acme/index.js";
 export { type TaskRepository, taskInstance, taskRepository } from "./instance.js";
 export { buildLibraryRepo, cacheDir, type Library, listLibraries, loadLibrary } from "./library.js";
-export { defaultBackend, openTaskSandbox, parseBackend } from "./sandbox.js";
+export {
+  defaultBackend,
+  openTaskSandbox,
+  parseBackend,
+  runSetupCommands,
+  SETUP_TIMEOUT_MS,
+} from "./sandbox.js";
 export {
   builtinTasksDir,
   listTaskIds,
@@ -12,6 +18,7 @@ export {
   type Task,
   type TaskSource,
   taskEnvironment,
+  taskFromInstance,
   tsxLoaderPath,
 } from "./task.js";
 export {

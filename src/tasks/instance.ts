@@ -37,6 +37,12 @@ export function taskRepository(task: Task): Promise<TaskRepository> {
 
 async function buildTaskRepository(task: Task): Promise<TaskRepository> {
   const { source } = task;
+  if (source.kind === "instance")
+    return {
+      repoPath: source.instance.repo_path,
+      baseCommit: source.instance.base_commit,
+      testPatch: source.instance.test_patch,
+    };
   if (source.kind === "library") {
     const repoPath = await buildLibraryRepo(source.library);
     return {
@@ -100,6 +106,8 @@ async function folderRepository(id: string, repoDir: string, hiddenDir: string):
 
 /** The task as a SWE-bench instance (plus our fields): what `acilab grade` and `tasks export` use. */
 export async function taskInstance(task: Task): Promise<Instance> {
+  // An instance is graded exactly as its file says (setup_commands, environment fields and all).
+  if (task.source.kind === "instance") return task.source.instance;
   const repo = await taskRepository(task);
   const library = task.source.kind === "library" ? task.source.library.name : task.id;
   return {

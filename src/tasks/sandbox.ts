@@ -48,3 +48,25 @@ export async function openTaskSandbox(
     network,
   });
 }
+
+/** Bounds each setup line: an install, not a test run. */
+export const SETUP_TIMEOUT_MS = 300_000;
+
+/**
+ * A task's setup lines (an instance's setup_commands) in its sandbox, in order, each through bash;
+ * the first that fails ends it. Undefined when all passed, else what failed with the end of its
+ * output. The grader and the agent's sandbox run the same lines the same way.
+ */
+export async function runSetupCommands(
+  sandbox: Sandbox,
+  lines: readonly string[],
+  before: (line: string) => void = () => undefined,
+): Promise<string | undefined> {
+  for (const line of lines) {
+    before(line);
+    const r = await sandbox.exec({ argv: ["bash", "-c", line], timeoutMs: SETUP_TIMEOUT_MS });
+    if (r.exitCode !== 0)
+      return `setup command failed (exit ${r.exitCode}): ${line}\n${r.output.slice(-2000)}`;
+  }
+  return undefined;
+}

@@ -4,6 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { LOG_PARSERS, type LogParserName } from "../parsers/index.js";
+import type { Instance } from "../swebench/index.js";
 import { type Library, lastPatchNumber, loadLibrary } from "./library.js";
 
 const Common = {
@@ -47,15 +48,17 @@ export type TaskSource =
       kind: "folder" /** The repository at the base state. */;
       repoDir: string /** Laid over it to grade. */;
       hiddenDir: string;
-    };
+    }
+  /** A SWE-bench instance (an instances file `tasks mirror` or `tasks export` wrote): graded as it says. */
+  | { kind: "instance"; instance: Instance; file: string };
 
 /** A repository task: fix an issue in a git repository, graded by hidden tests. */
 export interface Task {
   kind: "coding";
   id: string;
   title: string;
-  language: "python" | "typescript" | "javascript";
-  /** The task folder. */
+  language: Instance["language"];
+  /** The task folder; for an instance, `FILE#ID` (it has no folder, and so no reference scripts). */
   dir: string;
   source: TaskSource;
   /** The problem statement the agent sees. */
@@ -73,6 +76,8 @@ export interface Task {
   difficulty: string | undefined;
   bugKind: string | undefined;
   createdAt: string | undefined;
+  /** Shell lines run in every sandbox of the task before anything else (an instance's setup_commands). */
+  setupCommands?: readonly string[];
 }
 
 /** The checkout's root: the nearest folder above this module whose package.json is acilab's. */
@@ -204,9 +209,38 @@ export function listTaskIds(): string[] {
 
 /** The task's reference script for a tool set: `script.<toolset>.json`, else `script.json`. */
 export function referenceScript(task: Task, toolset: string): string {
+  if (task.source.kind === "instance")
+    throw new Error(
+      `task "${task.id}" comes from the instances file ${task.source.file} and has no reference script; use a model or a scripted:FILE policy`,
+    );
   const specific = join(task.dir, `script.${toolset}.json`);
   if (existsSync(specific)) return specific;
   const generic = join(task.dir, "script.json");
   if (existsSync(generic)) return generic;
   throw new Error(`task "${task.id}" has no reference script (script.json); use another --policy`);
+}
+
+/** An instance from an instances file as a coding task: its repository, tests and setup as it says. */
+export function taskFromInstance(instance: Instance, file: string): Task {
+  const firstLine = instance.problem_statement.trim().split("\n")[0] ?? instance.instance_id;
+  return {
+    kind: "coding",
+    id: instance.instance_id,
+    title: firstLine.replace(/^#+\s*/, "").slice(0, 120),
+    language: instance.language,
+    dir: `${file}#${instance.instance_id}`,
+    source: { kind: "instance", instance, file },
+    issue: instance.problem_statement,
+    goldPatch: instance.patch,
+    testCommand: resolvePlaceholders(instance.test_command),
+    testCommandTemplate: [...instance.test_command],
+    logParser: instance.log_parser,
+    failToPass: [...instance.FAIL_TO_PASS],
+    passToPass: [...instance.PASS_TO_PASS],
+    impossible: instance.impossible === true,
+    difficulty: undefined,
+    bugKind: undefined,
+    createdAt: instance.created_at || undefined,
+    setupCommands: instance.setup_commands ?? [],
+  };
 }

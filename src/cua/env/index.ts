@@ -7,6 +7,7 @@ export {
   MAX_WAIT_SECONDS,
   TYPE_CHUNK,
 } from "./browser.js";
+export { CHROMIUM_PATH } from "./chromium.js";
 export { cleanDom, DEFAULT_DOM_BUDGET, truncateText } from "./dom.js";
 export { EgressProxy, type EgressRefusal, isAllowed, originRule, parseAllowHost } from "./egress.js";
 export { toPlaywrightKeys, toXdotoolKeys } from "./keys.js";

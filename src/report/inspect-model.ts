@@ -1,0 +1,291 @@
+/**
+ * What the trajectory inspector shows of one run, built from the files the run left (pure): each turn
+ * with its thought, actions and arguments, observations, tokens, cost, latency and files changed; the
+ * task statement; the patch; the grading report's per-test statuses; and, for computer use, the frame
+ * after each turn. Long text is cut head-and-tail with a note, so one runaway observation cannot make
+ * a report too large to open; the trajectory on disk keeps it whole.
+ */
+import type { TrajectoryRecord, TurnRecord } from "../trajectory/index.js";
+import { capText } from "../trajectory/index.js";
+
+/** Characters kept of one observation, one argument list, one thought, the task statement, a patch. */
+export const INSPECT_CAPS = {
+  observation: 8_000,
+  input: 4_000,
+  thought: 4_000,
+  statement: 6_000,
+  patch: 60_000,
+};
+
+export interface InspectedCall {
+  tool: string;
+  input: string;
+  output: string;
+  error: string | null;
+}
+
+export interface InspectedAction {
+  tool: string;
+  /** The arguments as indented JSON (or the raw text the model sent when it was not JSON). */
+  input: string;
+  observation: string;
+  error: string | null;
+  duration_ms: number;
+  files_changed: string[];
+  /** A code action's nested tool calls. */
+  calls: InspectedCall[];
+}
+
+export interface InspectedTurn {
+  step: number;
+  thought: string;
+  actions: InspectedAction[];
+  format_error: string | null;
+  tokens_in: number;
+  tokens_out: number;
+  cache_read: number;
+  estimated: boolean;
+  cost_usd: number | null;
+  latency_ms: number;
+  /** Computer use: the frame after this turn's action as a data: URI, or why there is none. */
+  frame: { src: string } | { missing: string } | null;
+  /** Computer use: what the environment executed, in screen pixels. */
+  screen_action: string | null;
+  blocked: string | null;
+}
+
+export type TestStatus = "passed" | "failed";
+
+export interface InspectedGrading {
+  applied: boolean | null;
+  resolved: boolean | null;
+  detail: string | null;
+  /** FAIL_TO_PASS and PASS_TO_PASS first (the ones that decide), then the rest SWE-bench reports. */
+  groups: { name: string; tests: { name: string; status: TestStatus }[] }[];
+}
+
+export interface InspectedAttempt {
+  /** Unique within a page: the attempt id, or the run folder's name. */
+  key: string;
+  title: string;
+  kind: string;
+  /** The experiment's coordinates, when the run was one of its attempts. */
+  arm: string | null;
+  task: string;
+  repeat: number | null;
+  status: string;
+  resolved: boolean | null;
+  stop_reason: string | null;
+  detail: string | null;
+  failure: string | null;
+  policy: string | null;
+  steps: number | null;
+  wall_s: number | null;
+  cost_usd: number | null;
+  tokens_in: number | null;
+  tokens_out: number | null;
+  statement: string | null;
+  /** ok, truncated, missing or unreadable: the inspector says which and why (warnings). */
+  trajectory: string;
+  warnings: string[];
+  turns: InspectedTurn[];
+  patch: string | null;
+  grading: InspectedGrading | null;
+}
+
+/** What a run folder holds, already read (inspect-read.ts); absent files are null. */
+export interface RunFiles {
+  records: TrajectoryRecord[] | null;
+  trajectory: string;
+  warnings: string[];
+  result: Record<string, unknown> | null;
+  patch: string | null;
+  report: unknown;
+  /** Frame refs (as turns and result.json name them) → data: URIs. */
+  frames: ReadonlyMap<string, string>;
+}
+
+export interface AttemptCoordinates {
+  key: string;
+  arm: string | null;
+  task: string;
+  repeat: number | null;
+  status: string;
+  failure: string | null;
+  /** Why an attempt that never ran has no trajectory (no_script, error). */
+  error: string | null;
+}
+
+const str = (v: unknown) => (typeof v === "string" ? v : null);
+const numOrNull = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+function inputText(input: unknown, parseError?: string): string {
+  if (typeof input === "string" && parseError) return capText(input, INSPECT_CAPS.input);
+  const json = JSON.stringify(input, null, 2) ?? String(input);
+  return capText(json, INSPECT_CAPS.input);
+}
+
+function describeScreenAction(a: unknown): string | null {
+  if (!isRecord(a)) return null;
+  const { kind, type, ...rest } = a;
+  const args = Object.entries(rest)
+    .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+    .join(" ");
+  return `${String(kind ?? type ?? "action")}${args ? ` ${args}` : ""}`;
+}
+
+/** A field as text whatever it holds: records are read back from files nothing validated. */
+const asText = (v: unknown) =>
+  typeof v === "string" ? v : v === null || v === undefined ? "" : JSON.stringify(v);
+const asNumber = (v: unknown, fallback = 0) => numOrNull(v) ?? fallback;
+const asList = (v: unknown) => (Array.isArray(v) ? v : []);
+const asRecord = (v: unknown) => (isRecord(v) ? v : {});
+
+function turnOf(t: TurnRecord, frames: ReadonlyMap<string, string>): InspectedTurn {
+  const raw = t as unknown as Record<string, unknown>;
+  const cua = isRecord(raw.cua) ? raw.cua : null;
+  const ref = cua ? str(cua.frame) : null;
+  const src = ref ? frames.get(ref) : undefined;
+  const usage = asRecord(raw.usage);
+  const cacheRead = asNumber(usage.cacheReadTokens);
+  return {
+    step: asNumber(raw.step),
+    thought: capText(asText(asRecord(raw.response).content), INSPECT_CAPS.thought),
+    actions: asList(raw.actions).map((value) => {
+      const a = asRecord(value);
+      const call = asRecord(a.call);
+      return {
+        tool: str(call.name) ?? "?",
+        input: inputText(call.input, str(call.parseError) ?? undefined),
+        observation: capText(asText(a.observation), INSPECT_CAPS.observation),
+        error: str(a.error),
+        duration_ms: asNumber(a.duration_ms),
+        files_changed: asList(a.files_changed).map(asText),
+        calls: asList(a.calls).map((value) => {
+          const c = asRecord(value);
+          return {
+            tool: str(c.tool) ?? "?",
+            input: inputText(c.input),
+            output: capText(asText(c.output), INSPECT_CAPS.observation),
+            error: str(c.error),
+          };
+        }),
+      };
+    }),
+    format_error: str(raw.format_error),
+    tokens_in: asNumber(usage.inputTokens) + cacheRead + asNumber(usage.cacheWriteTokens),
+    tokens_out: asNumber(usage.outputTokens),
+    cache_read: cacheRead,
+    estimated: usage.estimated === true,
+    cost_usd: numOrNull(raw.cost_usd),
+    latency_ms: asNumber(raw.latency_ms),
+    frame: ref ? (src ? { src } : { missing: `frame ${ref} is not beside the trajectory` }) : null,
+    screen_action: cua ? describeScreenAction(cua.screen_action) : null,
+    blocked: cua ? str(cua.blocked) : null,
+  };
+}
+
+/**
+ * The turns a person can read. A record is JSON someone else wrote (a torn or edited file); one whose
+ * shape is wrong is named in the warnings and skipped, never allowed to take the page down.
+ */
+function turnsOf(
+  records: readonly TrajectoryRecord[],
+  frames: ReadonlyMap<string, string>,
+  warnings: string[],
+) {
+  const turns: InspectedTurn[] = [];
+  records.forEach((r, i) => {
+    if (r?.type !== "turn") return;
+    try {
+      turns.push(turnOf(r, frames));
+    } catch (e) {
+      warnings.push(
+        `turn record ${i + 1} is not in the trajectory format (${e instanceof Error ? e.message : String(e)}): left out`,
+      );
+    }
+  });
+  return turns;
+}
+
+/** The first user message of the first request: the task as the agent was given it. */
+function statementOf(records: readonly TrajectoryRecord[]): string | null {
+  const first = records.find((r) => r.type === "turn");
+  const messages = asList(asRecord(asRecord(first).request).messages_from_first_change);
+  const content = asRecord(messages.find((m) => isRecord(m) && m.role === "user")).content;
+  return typeof content === "string" ? capText(content, INSPECT_CAPS.statement) : null;
+}
+
+const GROUP_ORDER = ["FAIL_TO_PASS", "PASS_TO_PASS", "FAIL_TO_FAIL", "PASS_TO_FAIL"];
+
+/** SWE-bench's report (`{id: {tests_status: {GROUP: {success, failure}}}}`) or acilab's grade block. */
+export function gradingOf(report: unknown, result: Record<string, unknown> | null): InspectedGrading | null {
+  const grade = result && isRecord(result.grade) ? result.grade : null;
+  const entry = isRecord(report) ? Object.values(report).find(isRecord) : undefined;
+  const source = entry ?? grade;
+  if (!source) return null;
+  const status = isRecord(source.tests_status) ? source.tests_status : {};
+  const names = [
+    ...GROUP_ORDER.filter((g) => g in status),
+    ...Object.keys(status).filter((g) => !GROUP_ORDER.includes(g)),
+  ];
+  const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+  return {
+    applied:
+      typeof source.patch_successfully_applied === "boolean" ? source.patch_successfully_applied : null,
+    resolved: typeof source.resolved === "boolean" ? source.resolved : null,
+    detail: grade ? str(grade.detail) : null,
+    groups: names.map((name) => {
+      const g = isRecord(status[name]) ? status[name] : {};
+      return {
+        name,
+        tests: [
+          ...list(g.failure).map((t) => ({ name: t, status: "failed" as const })),
+          ...list(g.success).map((t) => ({ name: t, status: "passed" as const })),
+        ],
+      };
+    }),
+  };
+}
+
+export function inspectRun(at: AttemptCoordinates, files: RunFiles): InspectedAttempt {
+  const records = (files.records ?? []).filter(isRecord) as TrajectoryRecord[];
+  const start = asRecord(records.find((r) => r.type === "run_start"));
+  const end = asRecord(records.find((r) => r.type === "run_end"));
+  const result = files.result;
+  const usage = result && isRecord(result.usage) ? result.usage : null;
+  const warnings = [...files.warnings];
+  if (at.error) warnings.unshift(at.error);
+  const patch = files.patch === null ? null : capText(files.patch, INSPECT_CAPS.patch);
+  return {
+    key: at.key,
+    title: at.arm ? `${at.arm} · ${at.task}${at.repeat !== null ? ` #${at.repeat}` : ""}` : at.task,
+    kind: str(result?.kind) ?? (str(start.tools)?.startsWith("cua:") ? "cua" : "coding"),
+    arm: at.arm,
+    task: at.task,
+    repeat: at.repeat,
+    status: at.status,
+    resolved: typeof result?.resolved === "boolean" ? result.resolved : null,
+    stop_reason: str(result?.stop_reason) ?? str(end.stop_reason),
+    detail: str(result?.detail) ?? str(end.detail),
+    failure: at.failure,
+    policy: str(result?.policy) ?? str(start.policy),
+    steps: numOrNull(result?.steps) ?? numOrNull(end.steps),
+    wall_s: numOrNull(result?.wall_s) ?? numOrNull(end.wall_s),
+    cost_usd: numOrNull(result?.cost_usd) ?? numOrNull(end.cost_usd),
+    tokens_in: usage
+      ? (numOrNull(usage.input) ?? 0) +
+        (numOrNull(usage.cache_read) ?? 0) +
+        (numOrNull(usage.cache_write) ?? 0)
+      : null,
+    tokens_out: usage ? numOrNull(usage.output) : null,
+    statement: statementOf(records),
+    trajectory: files.trajectory,
+    warnings,
+    turns: turnsOf(records, files.frames, warnings),
+    patch,
+    grading: gradingOf(files.report, result),
+  };
+}

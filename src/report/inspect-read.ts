@@ -1,0 +1,158 @@
+/**
+ * The edge of the inspector: the files one run folder holds (trajectory.jsonl, result.json, patch.diff,
+ * report.json and, for computer use, the frames), read without trusting them. A file that is missing
+ * or broken becomes a warning the inspector shows, never an exception: one bad attempt must not cost
+ * the whole report. Frames are re-encoded small (JPEG) before they go into the page, within a budget
+ * shared by the whole page.
+ */
+import { constants, existsSync, realpathSync } from "node:fs";
+import { join } from "node:path";
+import sharp from "sharp";
+import { type ReadTrajectory, readAttemptTrajectory } from "../experiment/index.js";
+import type { TurnRecord } from "../trajectory/index.js";
+import { openInside } from "../workspace/index.js";
+import type { RunFiles } from "./inspect-model.js";
+
+/** Frames are shown at most this wide: enough to read a page, a tenth of a full screenshot's bytes. */
+const FRAME_WIDTH = 640;
+/** Bytes of frames one page may embed; past it, frames are named, not shown. */
+export const FRAME_BUDGET_BYTES = 48 * 1024 * 1024;
+/** A text file bigger than this is not read into the page. */
+const MAX_TEXT_BYTES = 16 * 1024 * 1024;
+
+export interface FrameBudget {
+  left: number;
+}
+
+export const frameBudget = (bytes = FRAME_BUDGET_BYTES): FrameBudget => ({ left: bytes });
+
+async function readInside(root: string, name: string, limit: number): Promise<Buffer | string> {
+  let handle: Awaited<ReturnType<typeof openInside>> | undefined;
+  try {
+    handle = await openInside(root, name, constants.O_RDONLY);
+    const st = await handle.stat();
+    if (!st.isFile()) return `${name} is not a regular file`;
+    if (st.size > limit) return `${name} is ${st.size} bytes, over the inspector's cap of ${limit}`;
+    return await handle.readFile();
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || /does not exist|no such file/i.test(String(e))
+      ? ""
+      : `${name}: ${e instanceof Error ? e.message : String(e)}`;
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** A text file's content, null when absent; why it could not be read goes to `warnings`. */
+async function text(root: string, name: string, warnings: string[]): Promise<string | null> {
+  const got = await readInside(root, name, MAX_TEXT_BYTES);
+  if (typeof got === "string") {
+    if (got) warnings.push(got);
+    return null;
+  }
+  return got.toString("utf8");
+}
+
+async function json(root: string, name: string, warnings: string[]): Promise<unknown> {
+  const raw = await text(root, name, warnings);
+  if (raw === null) return null;
+  try {
+    return JSON.parse(raw);
+  } catch (e) {
+    warnings.push(
+      `${name} is not valid JSON (${e instanceof Error ? e.message : String(e)}): shown without it`,
+    );
+    return null;
+  }
+}
+
+async function frameUri(
+  root: string,
+  ref: string,
+  budget: FrameBudget,
+  warnings: string[],
+): Promise<string | null> {
+  if (budget.left <= 0) return null;
+  const got = await readInside(root, ref, 64 * 1024 * 1024);
+  if (typeof got === "string") {
+    if (got) warnings.push(got);
+    return null;
+  }
+  try {
+    const jpeg = await sharp(got)
+      .resize({ width: FRAME_WIDTH, withoutEnlargement: true })
+      .jpeg({ quality: 72 })
+      .toBuffer();
+    if (jpeg.length > budget.left) return null;
+    budget.left -= jpeg.length;
+    return `data:image/jpeg;base64,${jpeg.toString("base64")}`;
+  } catch (e) {
+    warnings.push(
+      `frame ${ref} is not an image sharp can read (${e instanceof Error ? e.message : String(e)})`,
+    );
+    return null;
+  }
+}
+
+/**
+ * Everything the inspector shows of the run in `dir`. `trajectory` is the trajectory already read (an
+ * experiment's analysis read it) or where it is; a lone run folder has it beside result.json.
+ */
+export async function readRunFolder(
+  dir: string,
+  budget: FrameBudget,
+  trajectory: ReadTrajectory | string = join(dir, "trajectory.jsonl"),
+): Promise<RunFiles> {
+  const read = typeof trajectory === "string" ? readAttemptTrajectory(trajectory) : trajectory;
+  const warnings = [...read.warnings];
+  let root: string;
+  try {
+    root = realpathSync(dir);
+  } catch {
+    warnings.push(`${dir} does not exist`);
+    return {
+      records: read.records,
+      trajectory: read.state,
+      warnings,
+      result: null,
+      patch: null,
+      report: null,
+      frames: new Map(),
+    };
+  }
+  const result = await json(root, "result.json", warnings);
+  const patch = await text(root, "patch.diff", warnings);
+  const report = await json(root, "report.json", warnings);
+  const frames = new Map<string, string>();
+  let skipped = 0;
+  for (const r of read.records ?? []) {
+    if (r.type !== "turn") continue;
+    const ref = (r as TurnRecord & { cua?: { frame?: unknown } }).cua?.frame;
+    if (typeof ref !== "string" || frames.has(ref)) continue;
+    const uri = await frameUri(root, ref, budget, warnings);
+    if (uri) frames.set(ref, uri);
+    else if (budget.left <= 0) skipped++;
+  }
+  if (skipped > 0)
+    warnings.push(
+      `${skipped} frame(s) left out: the page's frame budget is spent — they are in ${join(dir, "frames")}`,
+    );
+  return {
+    records: read.records,
+    trajectory: read.state,
+    warnings,
+    result:
+      result !== null && typeof result === "object" && !Array.isArray(result)
+        ? (result as Record<string, unknown>)
+        : null,
+    patch,
+    report,
+    frames,
+  };
+}
+
+/** True when `dir` looks like a run's output: `acilab inspect` on a wrong path gets a clear error. */
+export function hasRunFiles(dir: string): boolean {
+  return ["trajectory.jsonl", "result.json"].some((name) => existsSync(join(dir, name)));
+}

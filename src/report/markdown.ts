@@ -1,0 +1,59 @@
+/** The analysis as Markdown: what `acilab experiment report DIR` prints. */
+import type { Analysis } from "../experiment/index.js";
+import {
+  damagedTrajectories,
+  designLine,
+  FAILURES_NOTE,
+  failuresTable,
+  gridTable,
+  policyLine,
+  SCRIPTED_NOTE,
+  SUMMARY_NOTE,
+  summaryTable,
+  type Table,
+} from "./cells.js";
+
+/** A table cell: pipes would end the cell, newlines the row. */
+const esc = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+function mdTable({ head, rows }: Table): string {
+  const line = (r: string[]) => `| ${r.map(esc).join(" | ")} |`;
+  return [line(head), `|${head.map(() => " --- ").join("|")}|`, ...rows.map(line)].join("\n");
+}
+
+export function reportMarkdown(analysis: Analysis, source: string): string {
+  const repeated = analysis.repeats > 1;
+  const notes = damagedTrajectories(analysis);
+  const failures = failuresTable(analysis);
+  return [
+    `# Experiment ${analysis.experiment || "(unnamed)"}`,
+    "",
+    designLine(analysis, source),
+    "",
+    ...(analysis.scripted ? [`> **${SCRIPTED_NOTE}.**`, ""] : []),
+    "## Policies",
+    "",
+    ...analysis.arms.map((a) => `- ${policyLine(a)}`),
+    "",
+    "## Arms",
+    "",
+    mdTable(summaryTable(analysis)),
+    "",
+    SUMMARY_NOTE,
+    "",
+    "## Failures",
+    "",
+    failures ? `${mdTable(failures)}\n\n${FAILURES_NOTE}` : "No graded attempt failed.",
+    "",
+    repeated ? "## Per task (resolved / graded attempts)" : "## Per task",
+    "",
+    mdTable(gridTable(analysis)),
+    ...(notes.length > 0
+      ? ["", "## Attempts with a damaged trajectory", "", ...notes.map((n) => `- ${n}`)]
+      : []),
+    ...(analysis.warnings.length > 0
+      ? ["", "## Warnings", "", ...analysis.warnings.map((w) => `- ${w}`)]
+      : []),
+    "",
+  ].join("\n");
+}
