@@ -23,8 +23,14 @@ export const dollars = (x: number | null) => (x === null ? "—" : `$${x.toFixed
 /** Which policy an arm declared and which its attempts' trajectories say actually ran. */
 export function policyLine(a: ArmAnalysis): string {
   const declared = typeof a.definition.policy === "string" ? a.definition.policy : "auto";
-  const ran = a.policies.length > 0 ? a.policies.join(", ") : "nothing ran yet";
-  return `${a.arm}: policy ${declared} → ran ${ran}`;
+  const waiting = a.counts.pending + a.counts.running;
+  const ran =
+    a.policies.length > 0
+      ? `ran ${a.policies.join(", ")}`
+      : waiting === 0 && a.counts.no_script > 0
+        ? "nothing ran: no scripted policy for this arm on any task"
+        : "nothing ran yet";
+  return `${a.arm}: policy ${declared} → ${ran}`;
 }
 
 function vsBaseline(a: ArmAnalysis): [string, string] {

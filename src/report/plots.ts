@@ -25,6 +25,15 @@ const CONFIG: Config = {
 };
 
 const armOrder = (analysis: Analysis) => analysis.arms.map((a) => a.arm);
+const SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json";
+/** The frame of a plot with one row per arm. */
+const perArm = (values: object[]) => ({
+  $schema: SCHEMA,
+  width: WIDTH,
+  height: { step: 26 },
+  config: CONFIG,
+  data: { values },
+});
 
 /** Per arm: the resolve rate as a point, its 95 % Wilson interval as a bar, the baseline's rate as a line. */
 export function resolveRatePlot(analysis: Analysis): Plot {
@@ -39,6 +48,7 @@ export function resolveRatePlot(analysis: Analysis): Plot {
       role: a.baseline ? "baseline" : "arm",
     }));
   const base = values.find((v) => v.role === "baseline");
+  const undrawn = analysis.arms.filter((a) => a.resolved.n === 0).map((a) => a.arm);
   const y = { field: "arm", type: "nominal" as const, sort: armOrder(analysis), title: null };
   const x = {
     field: "rate",
@@ -50,14 +60,9 @@ export function resolveRatePlot(analysis: Analysis): Plot {
   return {
     id: "resolve-rate",
     title: "Resolve rate per arm",
-    caption:
-      "Each point is an arm's resolved share of its graded attempts; the bar is its 95 % Wilson interval. The dashed line is the baseline's rate. Overlapping bars are not a test: the McNemar column is.",
+    caption: `Each point is an arm's resolved share of its graded attempts; the bar is its 95 % Wilson interval. The dashed line is the baseline's rate. Overlapping bars are not a test: the McNemar column is.${undrawn.length > 0 ? ` Not drawn, no graded attempt: ${undrawn.join(", ")}.` : ""}`,
     spec: {
-      $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-      width: WIDTH,
-      height: { step: 26 },
-      config: CONFIG,
-      data: { values },
+      ...perArm(values),
       layer: [
         ...(base
           ? [
@@ -119,7 +124,7 @@ export function costPlot(analysis: Analysis): Plot {
       ? "Every attempt cost $0 (scripted or replayed policies have no price), so each arm is placed by the tokens a model would have been billed for per graded attempt (in + out, estimated). Up and to the left is cheaper and better."
       : "Each point is an arm: its mean dollars per graded attempt against its resolve rate. Up and to the left is cheaper and better.",
     spec: {
-      $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+      $schema: SCHEMA,
       width: WIDTH,
       height: 260,
       config: CONFIG,
@@ -196,7 +201,7 @@ export function gridPlot(analysis: Analysis): Plot {
     caption:
       "Each cell is one arm on one task: resolved over graded attempts, green when all resolved, red when none did. Grey cells were never graded: no scripted policy for that arm's tool set (left out of the statistics), an error of the harness, or not run yet.",
     spec: {
-      $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+      $schema: SCHEMA,
       width: { step: 64 },
       height: { step: 18 },
       config: { ...CONFIG, axis: { ...CONFIG.axis, grid: false, domain: false, ticks: false } },
@@ -241,11 +246,7 @@ export function tokensPlot(analysis: Analysis, rows: readonly AttemptRow[]): Plo
       ? "Input plus output tokens of each graded attempt, per arm (box: quartiles; whiskers: min–max). Scripted policies' counts are estimates of what the conversation would cost a model."
       : "Input plus output tokens of each graded attempt, per arm (box: quartiles; whiskers: min–max). Input counts include cache reads and writes.",
     spec: {
-      $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-      width: WIDTH,
-      height: { step: 26 },
-      config: CONFIG,
-      data: { values },
+      ...perArm(values),
       mark: { type: "boxplot", extent: "min-max", size: 16 },
       encoding: {
         y: { field: "arm", type: "nominal", sort: armOrder(analysis), title: null },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isTestPath, patchPaths, touchesTests, unquoteCPath } from "./touches-tests.js";
+import { isTestPath, patchPaths, splitDiff, touchesTests, unquoteCPath } from "./touches-tests.js";
 
 const edit = (path: string) =>
   `diff --git a/${path} b/${path}\n--- a/${path}\n+++ b/${path}\n@@ -1,2 +1,2 @@\n ctx\n-old\n+new\n`;
@@ -73,5 +73,16 @@ describe("C-quoted paths", () => {
     ].join("\n");
     expect(patchPaths(patch)).toEqual([".git/hooks/post-checkout", 'tést s/"q".py']);
     expect(unquoteCPath('"tab\\there\\\\"')).toBe("tab\there\\");
+  });
+});
+
+describe("splitDiff", () => {
+  it("cuts a git diff into one block per file that join back into the diff, never inside a hunk", () => {
+    const a =
+      "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-old\n+diff --git a/fake b/fake\n";
+    const b =
+      "diff --git a/new.txt b/new.txt\nnew file mode 100644\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1 @@\n+hi\n";
+    expect(splitDiff(a + b)).toEqual([a, b]);
+    expect(splitDiff("")).toEqual([]);
   });
 });
