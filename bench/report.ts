@@ -1,5 +1,6 @@
 /**
- * The HTML report at the size of seed 003's design: 7 arms × 28 tasks × 3 repeats = 588 attempts,
+ * The HTML report at the size of seed 003's experiment (7 arms × 28 tasks × 3 repeats = 588 attempts;
+ * the built-in suite has 26 tasks),
  * every one inspectable. The attempts are real: a scripted experiment runs once per source task (four
  * built-in coding tasks and one computer-use task, so frames are in the page too), and the 588 rows
  * of a second store point at copies of those run folders, cycling through them. Measured: making the

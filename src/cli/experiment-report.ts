@@ -5,7 +5,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { analyzeExperiment, DB_FILE, readExperimentDir, StoreRefused } from "../experiment/index.js";
-import { experimentReportHtml, reportMarkdown } from "../report/index.js";
+import { experimentReportHtml, finiteOrNull, reportMarkdown } from "../report/index.js";
 import { UsageError } from "./args.js";
 import { EXPERIMENT_REPORT_HELP, EXPERIMENT_REPORT_OPTIONS } from "./experiment-options.js";
 import { parseOptions } from "./options.js";
@@ -13,10 +13,6 @@ import { parseOptions } from "./options.js";
 type Out = (line: string) => void;
 
 const FORMATS = ["md", "json", "html"] as const;
-
-/** NaN (a mean of nothing) is not JSON: it is written as null. */
-const jsonValue = (_key: string, value: unknown) =>
-  typeof value === "number" && !Number.isFinite(value) ? null : value;
 
 export async function experimentReportCommand(argv: string[], out: Out, err: Out): Promise<number> {
   const { values, positionals } = parseOptions("experiment report", argv, EXPERIMENT_REPORT_OPTIONS);
@@ -42,7 +38,7 @@ export async function experimentReportCommand(argv: string[], out: Out, err: Out
     const source = `${join(dir, DB_FILE)} · baseline ${analysis.baseline} (${input.baselineFrom})`;
     text =
       format === "json"
-        ? JSON.stringify({ baseline_from: input.baselineFrom, ...analysis }, jsonValue, 2)
+        ? JSON.stringify({ baseline_from: input.baselineFrom, ...analysis }, finiteOrNull, 2)
         : format === "html"
           ? await experimentReportHtml(dir, input, analysis, source)
           : reportMarkdown(analysis, source);

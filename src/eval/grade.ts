@@ -30,7 +30,6 @@ import { applyCandidate, evalScript, STEP_FAILED, type StepRunner } from "./step
 export const GRADE_TEST_TIMEOUT_MS = 300_000;
 /** Test logs are parsed, not shown to a model: keep up to 4 MB. */
 const GRADE_LOG_LIMIT = 4_000_000;
-/** A setup command (pip install -e .) may take a while, but not forever. */
 
 function emptyReport(instance: Instance, patch: string | null, rules: GradingRules): InstanceReport {
   const none = () => ({ success: [], failure: [] });

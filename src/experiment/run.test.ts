@@ -11,7 +11,7 @@ import { runCli } from "../cli/testing.js";
 import { builtinTasksDir } from "../tasks/index.js";
 import { EVENTUALLY } from "../testing/time.js";
 import { checkExperiment, type LoadedExperiment, loadExperiment } from "./load.js";
-import { runExperiment } from "./run.js";
+import { attemptDir, runExperiment } from "./run.js";
 import { DB_FILE } from "./store.js";
 import { builtinCatalog, type TaskRef } from "./tasks.js";
 
@@ -243,6 +243,32 @@ tasks: [{ instances: one.jsonl }]
     expect(readFileSync(join(dir, "out", looked?.patch ?? "patch.diff"), "utf8")).toBe("");
   });
 
+  it("keeps setup's change to a file the agent also edits in the patch, and says so in the grade", async () => {
+    const dir = tempDir();
+    const exported = join(dir, "exported");
+    expect((await runCli(["tasks", "export", "--out", join(exported, "all.jsonl")])).code).toBe(0);
+    const line = readFileSync(join(exported, "all.jsonl"), "utf8")
+      .split("\n")
+      .find((l) => l.includes('"instance_id":"median-even"'));
+    // Setup appends to the very file the reference script fixes.
+    const setup = "printf '\\n# added by setup\\n' >> textstats/core.py";
+    writeFileSync(
+      join(exported, "one.jsonl"),
+      `${JSON.stringify({ ...JSON.parse(line ?? "{}"), setup_commands: [setup] })}\n`,
+    );
+    const script = join(builtinTasksDir(), "median-even", "script.json");
+    writeFileSync(
+      join(exported, "e.yaml"),
+      `name: overlap\narms: { replayed: { policy: "scripted:${script}" } }\ntasks: [{ instances: one.jsonl }]\n`,
+    );
+    const run = await runExperiment(loadExperiment(join(exported, "e.yaml")), { dir: join(dir, "out") });
+    const row = run.rows[0];
+    expect(row?.status).toBe("done");
+    const folder = join(dir, "out", row?.trajectory ?? "", "..");
+    const result = JSON.parse(readFileSync(join(folder, "result.json"), "utf8"));
+    expect(result.grade.detail).toContain("the patch also carries setup's own changes to textstats/core.py");
+  });
+
   it("refuses a rerun whose arm changed, and --new-arm-version runs the changed arm as version 2 beside the old", async () => {
     const dir = tempDir();
     const file = (history: string) => `name: v
@@ -261,5 +287,23 @@ tasks: [acme]
       { arm: "a", arm_version: 2, status: "done", trajectory: "attempts/a@2/acme/1/trajectory.jsonl" },
     ]);
     expect(rowCount(dir)).toBe(2); // version 1's attempt is kept
+  });
+});
+
+describe("attemptDir", () => {
+  const dir = (task: string) =>
+    attemptDir({ arm: "full", arm_version: 1, task_kind: "coding", task, repeat: 1 });
+
+  it("keeps a plain id as it is and makes any other one safe segment", () => {
+    expect(dir("median-even")).toBe(join("attempts", "full", "median-even", "1"));
+    for (const id of ["../../etc", "a/b", ".hidden", "x\0y", "org__repo-123"]) {
+      const segment = dir(id).split("/")[2] ?? "";
+      expect(segment).not.toMatch(/[/\0]|^\./);
+    }
+  });
+
+  it("never gives two ids one folder", () => {
+    const ids = ["a b", "a_20b", "a_b", ".hidden", "_hidden", "hidden", "a%b", "a_25b", "é", "e"];
+    expect(new Set(ids.map(dir)).size).toBe(ids.length);
   });
 });

@@ -3,6 +3,7 @@
  * truth: the plan is inserted once (missing attempts only), attempts a killed run left `running` go
  * back to pending, and each attempt is marked running before and finished after, one transaction each.
  */
+import { createHash } from "node:crypto";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { resolveAutoPolicy } from "../policies/index.js";
@@ -64,9 +65,18 @@ export function attemptDir(row: AttemptKey): string {
   return join("attempts", arm, safeSegment(row.task), String(row.repeat));
 }
 
-/** A task id from an instances file is not ours: it becomes one safe path segment, never a path. */
+/**
+ * A task id from an instances file is not ours: it becomes one safe path segment, never a path, and
+ * two ids never share one. A plain id is itself; any other is its readable part plus a hash of the
+ * whole id (a plain id has no "~", so the two forms cannot meet either).
+ */
 function safeSegment(id: string): string {
-  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id) ? id : encodeURIComponent(id).replace(/^\.+|%/g, "_");
+  if (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id)) return id;
+  const readable = id
+    .replace(/[^A-Za-z0-9._-]+/g, "_")
+    .replace(/^[._]+/, "")
+    .slice(0, 80);
+  return `${readable}~${createHash("sha256").update(id).digest("hex").slice(0, 12)}`;
 }
 
 export async function runExperiment(

@@ -15,7 +15,7 @@ import {
 } from "../experiment/index.js";
 import { experimentHtml, inspectHtml, type PageAssets, type RenderedPlot } from "./html.js";
 import { type AttemptCoordinates, type InspectedAttempt, inspectRun } from "./inspect-model.js";
-import { type FrameBudget, frameBudget, hasRunFiles, readRunFolder } from "./inspect-read.js";
+import { emptyRunFiles, type FrameBudget, frameBudget, hasRunFiles, readRunFolder } from "./inspect-read.js";
 import { experimentPlots, renderSvg } from "./plots.js";
 
 let assets: PageAssets | undefined;
@@ -30,20 +30,17 @@ function pageAssets(): PageAssets {
 
 async function renderPlots(analysis: Analysis, rows: readonly AttemptRow[]): Promise<RenderedPlot[]> {
   const plots: RenderedPlot[] = [];
-  for (const plot of experimentPlots(analysis, rows))
-    plots.push({ id: plot.id, title: plot.title, caption: plot.caption, svg: await renderSvg(plot.spec) });
+  for (const plot of experimentPlots(analysis, rows)) {
+    let svg: RenderedPlot["svg"];
+    try {
+      svg = await renderSvg(plot.spec);
+    } catch (e) {
+      svg = { error: e instanceof Error ? e.message : String(e) };
+    }
+    plots.push({ id: plot.id, title: plot.title, caption: plot.caption, svg });
+  }
   return plots;
 }
-
-const noFiles = (why: string) => ({
-  records: null,
-  trajectory: "missing",
-  warnings: [why],
-  result: null,
-  patch: null,
-  report: null,
-  frames: new Map<string, string>(),
-});
 
 async function inspectAttempt(
   dir: string,
@@ -69,7 +66,7 @@ async function inspectAttempt(
             : null,
   };
   if (row.status !== "done")
-    return inspectRun(at, noFiles("the attempt never ran to the end, so it left no run to show"));
+    return inspectRun(at, emptyRunFiles("the attempt never ran to the end, so it left no run to show"));
   const folder = join(dir, attemptDir(row));
   const read = input.trajectories.get(row.id);
   const files = await readRunFolder(

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { escapeHtml, inspectHtml, scriptJson } from "./html.js";
+import { escapeHtml, experimentHtml, inspectHtml, scriptJson } from "./html.js";
 import { inspectRun } from "./inspect-model.js";
 
 const assets = { css: "body{}", script: "console.log('inspector')" };
@@ -40,6 +40,7 @@ function page(task: string, observation: string): string {
       patch: null,
       report: null,
       frames: new Map(),
+      framesLeftOut: new Set(),
     },
   );
   return inspectHtml(attempt, "/runs/x", assets);
@@ -51,7 +52,8 @@ describe("the HTML page", () => {
     // The only <script> tags are the data block and the inspector itself.
     expect(html.match(/<script[ >]/g)).toHaveLength(2);
     expect(html).toContain(escapeHtml(hostile));
-    const block = /<script type="application\/json" id="attempt-run">(.*?)<\/script>/s.exec(html)?.[1] ?? "";
+    const block =
+      /<script type="application\/json" id="attempt-data-run">(.*?)<\/script>/s.exec(html)?.[1] ?? "";
     expect(block).not.toContain("<");
     expect(JSON.parse(block).turns[0].actions[0].observation).toBe(hostile);
   });
@@ -72,5 +74,35 @@ describe("the HTML page", () => {
       b: null,
       c: 1,
     });
+  });
+});
+
+describe("plots in the page", () => {
+  const analysis = {
+    experiment: "e",
+    baseline: "a",
+    scripted: true,
+    repeats: 1,
+    tasks: [],
+    arms: [],
+    grid: {},
+    attempts: [],
+    warnings: [],
+  };
+  const withSvg = (svg: string | { error: string }) =>
+    experimentHtml(
+      { analysis, source: "s", plots: [{ id: "p", title: "P", caption: "c", svg }], attempts: [] },
+      assets,
+    );
+
+  it("inlines a drawing whose text looks like an attribute (a task id is only text)", () => {
+    const html = withSvg('<svg xmlns="http://www.w3.org/2000/svg"><text>median-even onload=x</text></svg>');
+    expect(html).toContain("<text>median-even onload=x</text>");
+  });
+
+  it("shows a gap with the reason for a plot that is not a plain drawing, or failed, and still renders", () => {
+    expect(withSvg('<svg onload="alert(1)"></svg>')).toContain("This plot could not be drawn");
+    expect(withSvg("<svg><script>alert(1)</script></svg>")).not.toContain("<script>alert(1)");
+    expect(withSvg({ error: "vega broke" })).toContain("This plot could not be drawn: vega broke.");
   });
 });

@@ -30,7 +30,8 @@ export interface RenderedPlot {
   id: string;
   title: string;
   caption: string;
-  svg: string;
+  /** The drawing, or why Vega could not make it. */
+  svg: string | { error: string };
 }
 
 const ESCAPES: Record<string, string> = {
@@ -46,18 +47,30 @@ export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]
  * JSON safe inside <script type="application/json">: no `<` at all, so neither `</script>` nor
  * `<!--` can end or bend the block; JSON.parse reads `\u003c` back as `<`.
  */
-export const scriptJson = (value: unknown) =>
-  JSON.stringify(value, (_k, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v)).replace(
-    /</g,
-    "\\u003c",
-  );
+export const scriptJson = (value: unknown) => JSON.stringify(value, finiteOrNull).replace(/</g, "\\u003c");
+
+/** A JSON replacer: NaN and ±Infinity (a mean of nothing) are not JSON, so they are written as null. */
+export const finiteOrNull = (_key: string, value: unknown) =>
+  typeof value === "number" && !Number.isFinite(value) ? null : value;
 
 /** An SVG from Vega, checked to be one: a plot is markup we inline, so it must be only a drawing. */
 function inlineSvg(svg: string): string {
   const body = svg.replace(/^<\?xml[^>]*>\s*/, "");
-  if (!body.startsWith("<svg") || /<script|<foreignObject|\son\w+=/i.test(body))
+  // Vega escapes "<" in text, so a tag can only be Vega's own; look at attributes inside tags only (a
+  // task id such as "x onload=y" is text in a label, not an attribute).
+  if (!body.startsWith("<svg") || /<script\b|<foreignObject\b|<[^>]*\son[a-z]+\s*=/i.test(body))
     throw new Error("a rendered plot is not a plain SVG drawing; refusing to inline it");
   return body;
+}
+
+/** The drawing, or why there is none: one plot that failed must not cost the page. */
+function plotBody(plot: RenderedPlot): string {
+  try {
+    if (typeof plot.svg !== "string") throw new Error(plot.svg.error);
+    return inlineSvg(plot.svg);
+  } catch (e) {
+    return `<p class="warn">This plot could not be drawn: ${escapeHtml(e instanceof Error ? e.message : String(e))}.</p>`;
+  }
 }
 
 function table(
@@ -137,7 +150,10 @@ ${attempts.map(attemptRow).join("\n")}
 
 function dataBlocks(attempts: readonly InspectedAttempt[]): string {
   return attempts
-    .map((a) => `<script type="application/json" id="attempt-${escapeHtml(a.key)}">${scriptJson(a)}</script>`)
+    .map(
+      (a) =>
+        `<script type="application/json" id="attempt-data-${escapeHtml(a.key)}">${scriptJson(a)}</script>`,
+    )
     .join("\n");
 }
 
@@ -207,7 +223,7 @@ ${analysis.arms
 ${p.plots
   .map(
     (plot) =>
-      `<figure id="plot-${escapeHtml(plot.id)}"><h3>${escapeHtml(plot.title)}</h3>${inlineSvg(plot.svg)}<figcaption>${escapeHtml(plot.caption)}</figcaption></figure>`,
+      `<figure id="plot-${escapeHtml(plot.id)}"><h3>${escapeHtml(plot.title)}</h3>${plotBody(plot)}<figcaption>${escapeHtml(plot.caption)}</figcaption></figure>`,
   )
   .join("\n")}
 </div></section>

@@ -5,7 +5,7 @@
 
 export { experimentReportHtml, inspectRunHtml, NotARunFolder } from "./build.js";
 export { SCRIPTED_NOTE } from "./cells.js";
-export { escapeHtml, scriptJson } from "./html.js";
+export { escapeHtml, finiteOrNull, scriptJson } from "./html.js";
 export { type InspectedAttempt, inspectRun, type RunFiles } from "./inspect-model.js";
 export { reportMarkdown } from "./markdown.js";
 export { experimentPlots, type Plot, renderSvg } from "./plots.js";

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { TrajectoryRecord } from "../trajectory/index.js";
-import { gradingOf, INSPECT_CAPS, inspectRun, type RunFiles } from "./inspect-model.js";
+import {
+  gradingOf,
+  INSPECT_CAPS,
+  inspectRun,
+  MAX_CALLS_SHOWN,
+  MAX_TURNS_SHOWN,
+  type RunFiles,
+} from "./inspect-model.js";
 
 const usage = { inputTokens: 100, outputTokens: 20, cacheReadTokens: 30, cacheWriteTokens: 5 };
 
@@ -42,6 +49,7 @@ const files = (records: TrajectoryRecord[], more: Partial<RunFiles> = {}): RunFi
   patch: null,
   report: null,
   frames: new Map(),
+  framesLeftOut: new Set(),
   ...more,
 });
 
@@ -159,5 +167,43 @@ describe("inspectRun on records nothing validated", () => {
     expect(t).toMatchObject({ step: 0, thought: '{"text":1}', tokens_in: 0 });
     expect(t?.actions[0]).toMatchObject({ tool: "?", observation: "42", files_changed: [], calls: [] });
     expect(t?.actions[1]).toMatchObject({ tool: "?", observation: "" });
+  });
+});
+
+describe("inspectRun on a runaway attempt", () => {
+  it("shows the head and tail of a run with more turns than the page takes, and says how many are cut", () => {
+    const records = Array.from({ length: MAX_TURNS_SHOWN + 25 }, (_, i) => turn(i + 1));
+    const a = inspectRun(at, files(records));
+    expect(a.turns).toHaveLength(MAX_TURNS_SHOWN);
+    expect(a.turns[0]?.step).toBe(1);
+    expect(a.turns.at(-1)?.step).toBe(MAX_TURNS_SHOWN + 25);
+    expect(a.warnings.join("\n")).toContain(`25 of ${MAX_TURNS_SHOWN + 25} turns left out`);
+  });
+
+  it("keeps the head and tail of a program's nested calls, counting the rest", () => {
+    const calls = Array.from({ length: MAX_CALLS_SHOWN + 7 }, (_, i) => ({
+      tool: `t${i}`,
+      input: {},
+      output: "",
+      error: null,
+      duration_ms: 0,
+    }));
+    const t = turn(1);
+    if (t.type === "turn" && t.actions[0]) t.actions[0].calls = calls;
+    const action = inspectRun(at, files([t])).turns[0]?.actions[0];
+    expect(action?.calls).toHaveLength(MAX_CALLS_SHOWN);
+    expect(action?.calls_cut).toBe(7);
+    expect(action?.calls.at(-1)?.tool).toBe(`t${MAX_CALLS_SHOWN + 6}`);
+  });
+
+  it("says a frame was left out for room, not that it is missing, and names a call with no arguments", () => {
+    const t = turn(1, { cua: { frame: "frames/step-001.png" } });
+    if (t.type === "turn" && t.actions[0]) t.actions[0].call = { id: "c", name: "wait", input: undefined };
+    const a = inspectRun(at, files([t], { framesLeftOut: new Set(["frames/step-001.png"]) }));
+    expect(a.turns[0]?.frame).toEqual({
+      missing:
+        "frame frames/step-001.png left out: the page's room for frames is spent (it is in the run folder)",
+    });
+    expect(a.turns[0]?.actions[0]?.input).toBe("(no arguments recorded)");
   });
 });

@@ -16,6 +16,10 @@ export const INSPECT_CAPS = {
   statement: 6_000,
   patch: 60_000,
 };
+/** Turns one attempt shows (head and tail): with the caps above, about 10 MB at worst. */
+export const MAX_TURNS_SHOWN = 300;
+/** A code action's nested calls shown (head and tail): a program may make 1,000. */
+export const MAX_CALLS_SHOWN = 40;
 
 export interface InspectedCall {
   tool: string;
@@ -32,8 +36,9 @@ export interface InspectedAction {
   error: string | null;
   duration_ms: number;
   files_changed: string[];
-  /** A code action's nested tool calls. */
+  /** A code action's nested tool calls (head and tail), and how many were left out between them. */
   calls: InspectedCall[];
+  calls_cut: number;
 }
 
 export interface InspectedTurn {
@@ -103,6 +108,8 @@ export interface RunFiles {
   report: unknown;
   /** Frame refs (as turns and result.json name them) → data: URIs. */
   frames: ReadonlyMap<string, string>;
+  /** Frames the page had no room left for. */
+  framesLeftOut: ReadonlySet<string>;
 }
 
 export interface AttemptCoordinates {
@@ -122,10 +129,24 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
 function inputText(input: unknown, parseError?: string): string {
+  if (input === undefined) return "(no arguments recorded)";
   if (typeof input === "string" && parseError) return capText(input, INSPECT_CAPS.input);
-  const json = JSON.stringify(input, null, 2) ?? String(input);
-  return capText(json, INSPECT_CAPS.input);
+  return capText(JSON.stringify(input, null, 2) ?? String(input), INSPECT_CAPS.input);
 }
+
+/** Head and tail of a long list, and how many were cut from its middle. */
+function headAndTail<T>(items: readonly T[], max: number): { items: T[]; cut: number } {
+  if (items.length <= max) return { items: [...items], cut: 0 };
+  const head = Math.ceil(max / 2);
+  return {
+    items: [...items.slice(0, head), ...items.slice(items.length - (max - head))],
+    cut: items.length - max,
+  };
+}
+
+/** Every input token: billed at full price, read from the cache, written to it. */
+const allInputTokens = (full: unknown, cacheRead: unknown, cacheWrite: unknown) =>
+  asNumber(full) + asNumber(cacheRead) + asNumber(cacheWrite);
 
 function describeScreenAction(a: unknown): string | null {
   if (!isRecord(a)) return null;
@@ -143,11 +164,28 @@ const asNumber = (v: unknown, fallback = 0) => numOrNull(v) ?? fallback;
 const asList = (v: unknown) => (Array.isArray(v) ? v : []);
 const asRecord = (v: unknown) => (isRecord(v) ? v : {});
 
-function turnOf(t: TurnRecord, frames: ReadonlyMap<string, string>): InspectedTurn {
+/** A code action's nested calls, head and tail when there are many. */
+function callsOf(value: unknown): { calls: InspectedCall[]; calls_cut: number } {
+  const { items, cut } = headAndTail(asList(value), MAX_CALLS_SHOWN);
+  return {
+    calls: items.map((v) => {
+      const c = asRecord(v);
+      return {
+        tool: str(c.tool) ?? "?",
+        input: inputText(c.input),
+        output: capText(asText(c.output), INSPECT_CAPS.observation),
+        error: str(c.error),
+      };
+    }),
+    calls_cut: cut,
+  };
+}
+
+function turnOf(t: TurnRecord, files: Pick<RunFiles, "frames" | "framesLeftOut">): InspectedTurn {
   const raw = t as unknown as Record<string, unknown>;
   const cua = isRecord(raw.cua) ? raw.cua : null;
   const ref = cua ? str(cua.frame) : null;
-  const src = ref ? frames.get(ref) : undefined;
+  const src = ref ? files.frames.get(ref) : undefined;
   const usage = asRecord(raw.usage);
   const cacheRead = asNumber(usage.cacheReadTokens);
   return {
@@ -163,25 +201,25 @@ function turnOf(t: TurnRecord, frames: ReadonlyMap<string, string>): InspectedTu
         error: str(a.error),
         duration_ms: asNumber(a.duration_ms),
         files_changed: asList(a.files_changed).map(asText),
-        calls: asList(a.calls).map((value) => {
-          const c = asRecord(value);
-          return {
-            tool: str(c.tool) ?? "?",
-            input: inputText(c.input),
-            output: capText(asText(c.output), INSPECT_CAPS.observation),
-            error: str(c.error),
-          };
-        }),
+        ...callsOf(a.calls),
       };
     }),
     format_error: str(raw.format_error),
-    tokens_in: asNumber(usage.inputTokens) + cacheRead + asNumber(usage.cacheWriteTokens),
+    tokens_in: allInputTokens(usage.inputTokens, usage.cacheReadTokens, usage.cacheWriteTokens),
     tokens_out: asNumber(usage.outputTokens),
     cache_read: cacheRead,
     estimated: usage.estimated === true,
     cost_usd: numOrNull(raw.cost_usd),
     latency_ms: asNumber(raw.latency_ms),
-    frame: ref ? (src ? { src } : { missing: `frame ${ref} is not beside the trajectory` }) : null,
+    frame: ref
+      ? src
+        ? { src }
+        : {
+            missing: files.framesLeftOut.has(ref)
+              ? `frame ${ref} left out: the page's room for frames is spent (it is in the run folder)`
+              : `frame ${ref} is not beside the trajectory`,
+          }
+      : null,
     screen_action: cua ? describeScreenAction(cua.screen_action) : null,
     blocked: cua ? str(cua.blocked) : null,
   };
@@ -189,24 +227,28 @@ function turnOf(t: TurnRecord, frames: ReadonlyMap<string, string>): InspectedTu
 
 /**
  * The turns a person can read. A record is JSON someone else wrote (a torn or edited file); one whose
- * shape is wrong is named in the warnings and skipped, never allowed to take the page down.
+ * shape is wrong is named in the warnings and skipped, never allowed to take the page down. A run of
+ * more than MAX_TURNS_SHOWN turns shows its head and tail, with a note of how many are left out.
  */
-function turnsOf(
-  records: readonly TrajectoryRecord[],
-  frames: ReadonlyMap<string, string>,
-  warnings: string[],
-) {
+function turnsOf(records: readonly TrajectoryRecord[], files: RunFiles, warnings: string[]): InspectedTurn[] {
+  const all = records.filter((r) => r?.type === "turn");
+  const head = Math.ceil(MAX_TURNS_SHOWN / 2);
+  const tail = MAX_TURNS_SHOWN - head;
+  const shown = all.length > MAX_TURNS_SHOWN ? [...all.slice(0, head), ...all.slice(-tail)] : all;
+  if (shown.length < all.length)
+    warnings.push(
+      `${all.length - shown.length} of ${all.length} turns left out of the page (the first ${head} and last ${tail} are shown; all are in trajectory.jsonl)`,
+    );
   const turns: InspectedTurn[] = [];
-  records.forEach((r, i) => {
-    if (r?.type !== "turn") return;
+  for (const r of shown) {
     try {
-      turns.push(turnOf(r, frames));
+      turns.push(turnOf(r as TurnRecord, files));
     } catch (e) {
       warnings.push(
-        `turn record ${i + 1} is not in the trajectory format (${e instanceof Error ? e.message : String(e)}): left out`,
+        `turn record ${records.indexOf(r) + 1} is not in the trajectory format (${e instanceof Error ? e.message : String(e)}): left out`,
       );
     }
-  });
+  }
   return turns;
 }
 
@@ -275,16 +317,12 @@ export function inspectRun(at: AttemptCoordinates, files: RunFiles): InspectedAt
     steps: numOrNull(result?.steps) ?? numOrNull(end.steps),
     wall_s: numOrNull(result?.wall_s) ?? numOrNull(end.wall_s),
     cost_usd: numOrNull(result?.cost_usd) ?? numOrNull(end.cost_usd),
-    tokens_in: usage
-      ? (numOrNull(usage.input) ?? 0) +
-        (numOrNull(usage.cache_read) ?? 0) +
-        (numOrNull(usage.cache_write) ?? 0)
-      : null,
+    tokens_in: usage ? allInputTokens(usage.input, usage.cache_read, usage.cache_write) : null,
     tokens_out: usage ? numOrNull(usage.output) : null,
     statement: statementOf(records),
     trajectory: files.trajectory,
     warnings,
-    turns: turnsOf(records, files.frames, warnings),
+    turns: turnsOf(records, files, warnings),
     patch,
     grading: gradingOf(files.report, result),
   };

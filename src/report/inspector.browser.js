@@ -30,8 +30,8 @@
   const scripted = (policy) => typeof policy === "string" && /^(scripted|replay)(:|$)/.test(policy);
 
   function load(key) {
-    const node = document.getElementById(`attempt-${key}`);
-    if (!node) return null;
+    const node = document.getElementById(`attempt-data-${key}`);
+    if (node?.getAttribute("type") !== "application/json") return null;
     try {
       return JSON.parse(node.textContent ?? "");
     } catch (e) {
@@ -73,7 +73,11 @@
       ? el(
           "details",
           { class: "calls" },
-          el("summary", {}, `${a.calls.length} tool call(s) made by the program`),
+          el(
+            "summary",
+            {},
+            `${a.calls.length + a.calls_cut} tool call(s) made by the program${a.calls_cut ? ` (${a.calls_cut} in the middle not shown)` : ""}`,
+          ),
           a.calls.map((c) =>
             el(
               "div",
@@ -140,6 +144,7 @@
           ),
         );
     const head = [
+      g.resolved === true ? "resolved" : g.resolved === false ? "not resolved" : null,
       g.applied === false ? "the patch did not apply" : g.applied === true ? "patch applied" : null,
       g.detail,
     ].filter(Boolean);
@@ -255,8 +260,17 @@
     for (const f of filters) f.addEventListener("change", apply);
   }
 
-  const fromHash = /^#attempt=(.+)$/.exec(location.hash)?.[1];
+  /** The attempt an address names (`#attempt=KEY`); a mangled one names none. */
+  const hashKey = () => {
+    const raw = /^#attempt=(.+)$/.exec(location.hash)?.[1];
+    try {
+      return raw === undefined ? undefined : decodeURIComponent(raw);
+    } catch {
+      return undefined;
+    }
+  };
+  const fromHash = hashKey();
   const only = document.body.dataset.only;
-  if (fromHash) select(decodeURIComponent(fromHash), true);
+  if (fromHash) select(fromHash, true);
   else if (only) select(only, false);
 })();

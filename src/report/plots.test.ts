@@ -73,3 +73,19 @@ describe("plots", () => {
     ).rejects.toThrow(/fetches nothing/);
   });
 });
+
+describe("the cost plot and unknown prices", () => {
+  it("draws no arm whose price is unknown at $0, and names it", () => {
+    const plot = costPlot(analysis([arm("base", 1, 2, 0.4), arm("b", 2, 2, null)]));
+    expect(plot.title).toBe("Cost against resolve rate");
+    const values = (plot.spec as { data: { values: { arms: string }[] } }).data.values;
+    expect(values.map((v) => v.arms)).toEqual(["base"]);
+    expect(plot.caption).toContain("Not drawn, price unknown: b.");
+  });
+
+  it("does not call a model run with no price list scripted", () => {
+    const plot = costPlot({ ...analysis([arm("base", 1, 2, null)]), scripted: false });
+    expect(plot.title).toBe("Cost against resolve rate");
+    expect(plot.caption).not.toContain("scripted");
+  });
+});

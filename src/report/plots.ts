@@ -107,9 +107,13 @@ export function resolveRatePlot(analysis: Analysis): Plot {
  */
 export function costPlot(analysis: Analysis): Plot {
   const graded = analysis.arms.filter((a) => a.resolved.n > 0);
-  const free = graded.every((a) => (a.cost_usd ?? 0) === 0);
+  // An unknown price is not a price of 0: those arms are named, not drawn at $0 as the cheapest.
+  const unpriced = graded.filter((a) => a.cost_usd === null).map((a) => a.arm);
+  const priced = graded.filter((a) => a.cost_usd !== null);
+  const free = priced.length > 0 && priced.every((a) => a.cost_usd === 0);
+  const drawn = free ? graded : priced;
   const points = new Map<string, { x: number; rate: number; arms: string[] }>();
-  for (const a of graded) {
+  for (const a of drawn) {
     const x = free ? a.tokens_in.mean + a.tokens_out.mean : (a.cost_usd ?? 0) / a.resolved.n;
     const key = `${x.toPrecision(6)}|${a.resolved.rate.toPrecision(6)}`;
     const point = points.get(key) ?? { x, rate: a.resolved.rate, arms: [] };
@@ -117,12 +121,14 @@ export function costPlot(analysis: Analysis): Plot {
     points.set(key, point);
   }
   const values = [...points.values()].map((p) => ({ x: p.x, rate: p.rate, arms: p.arms.join(", ") }));
+  const estimated = analysis.scripted ? ", estimated" : "";
+  const note = !free && unpriced.length > 0 ? ` Not drawn, price unknown: ${unpriced.join(", ")}.` : "";
   return {
     id: "cost",
     title: free ? "Tokens against resolve rate" : "Cost against resolve rate",
     caption: free
-      ? "Every attempt cost $0 (scripted or replayed policies have no price), so each arm is placed by the tokens a model would have been billed for per graded attempt (in + out, estimated). Up and to the left is cheaper and better."
-      : "Each point is an arm: its mean dollars per graded attempt against its resolve rate. Up and to the left is cheaper and better.",
+      ? `Nothing drawn here cost anything (scripted and replayed policies have no price), so each arm is placed by the tokens a model would have been billed for per graded attempt (in + out${estimated}). Up and to the left is cheaper and better.`
+      : `Each point is an arm: its mean dollars per graded attempt against its resolve rate. Up and to the left is cheaper and better.${note}`,
     spec: {
       $schema: SCHEMA,
       width: WIDTH,

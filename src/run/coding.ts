@@ -9,8 +9,8 @@ import { gradeTask } from "../eval/index.js";
 import { parseHistorySpec } from "../history/index.js";
 import { DEFAULT_LIMITS, type Limits, loadMemory } from "../loop/index.js";
 import { makePolicy } from "../policies/index.js";
-import { type BackendChoice, BwrapSandbox, formatDecisions } from "../sandbox/index.js";
-import { type GradingRules, type InstanceReport, splitDiff } from "../swebench/index.js";
+import { type BackendChoice, BwrapSandbox, formatDecisions, type Sandbox } from "../sandbox/index.js";
+import { type GradingRules, type InstanceReport, patchPaths, splitDiff } from "../swebench/index.js";
 import {
   checkoutTask,
   openTaskSandbox,
@@ -100,28 +100,16 @@ async function executeCoding(
     throw err;
   });
   const { sandbox, warning: sandboxWarning } = opened;
-  // The agent meets the repository the tests will run in: the task's setup first, as the grader does.
-  const setupFailed = await runSetupCommands(sandbox, task.setupCommands ?? []).catch((e: unknown) =>
-    e instanceof Error ? e.message : String(e),
-  );
-  if (setupFailed) {
-    await sandbox.close();
-    await checkout.dispose();
-    throw new Error(
-      `task "${task.id}": ${setupFailed} — the agent never started; fix the instance's setup_commands`,
-    );
-  }
-  // What setup wrote into the tree is not the agent's: the grader makes it again before the patch.
-  const setupBlocks = new Set(task.setupCommands?.length ? splitDiff((await checkout.patch()).diff) : []);
   const actionFormat = options.actionFormat ?? "json";
   const registry = new ToolRegistry(toolsForFormat(actionFormat, set.tools));
   const memory = loadMemory(root);
   // An interrupt kills whatever command is running now; the loop then stops with reason "aborted".
   const onAbort = () => void sandbox.close();
   run.signal?.addEventListener("abort", onAbort, { once: true });
-  let submission: Submission = { patch: "", uncarried: [] };
+  let submission: Submission = { patch: "", uncarried: [], setupOverlap: [] };
   let loop: KindEnd<CodingRunResult>["loop"];
   try {
+    const setupBlocks = await runTaskSetup(task, sandbox, checkout, run.signal);
     const outcome = await runWorkspaceLoop(run, {
       task: task.id,
       toolsLabel: actionFormat === "json" ? set.name : `${set.name} (${actionFormat})`,
@@ -153,7 +141,10 @@ async function executeCoding(
     ...(options.sandbox ? { backend: options.sandbox } : {}),
     ...(options.rules ? { rules: options.rules } : {}),
   });
-  const report = withUncarried(graded.report, submission.uncarried);
+  const report = withSetupOverlap(
+    withUncarried(graded.report, submission.uncarried),
+    submission.setupOverlap,
+  );
   if (run.out) {
     writeFileSync(join(run.out, "report.json"), `${JSON.stringify({ [task.id]: report }, null, 2)}\n`);
     writeFileSync(join(run.out, "test_output.txt"), graded.testOutput);
@@ -193,22 +184,60 @@ async function executeCoding(
 interface Submission {
   patch: string;
   uncarried: string[];
+  /** Files both setup and the agent changed: in the patch whole, setup's part included. */
+  setupOverlap: string[];
 }
 
-/** The workspace's patch, less the file changes that are exactly as setup left them. */
-async function readSubmission(checkout: Checkout, setupBlocks: ReadonlySet<string>): Promise<Submission> {
+/**
+ * The task's setup (an instance's setup_commands) in the agent's sandbox, as the grader runs it in its
+ * own: the agent meets the repository the tests will run in. Returns what setup changed in the tree,
+ * each file's diff block with the paths it names, so the submission can leave it out (the grader's
+ * setup makes it again).
+ */
+async function runTaskSetup(
+  task: Task,
+  sandbox: Sandbox,
+  checkout: Checkout,
+  signal: AbortSignal | undefined,
+): Promise<ReadonlyMap<string, string[]>> {
+  const lines = task.setupCommands ?? [];
+  if (lines.length === 0) return new Map();
+  const failed = await runSetupCommands(sandbox, lines).catch((e: unknown) =>
+    e instanceof Error ? e.message : String(e),
+  );
+  if (signal?.aborted) throw new Error(`task "${task.id}": interrupted during its setup`);
+  if (failed)
+    throw new Error(
+      `task "${task.id}": ${failed} — the agent never started; fix the instance's setup_commands`,
+    );
+  return new Map(splitDiff((await checkout.patch()).diff).map((block) => [block, patchPaths(block)]));
+}
+
+/**
+ * The workspace's patch, less the file changes that are exactly as setup left them. A file both
+ * setup and the agent changed stays whole in the patch — setup's part with it, which the grader's own
+ * setup makes again — and is named in `setupOverlap` so the grade says so. Layered environments
+ * (issue 12) remove the case: setup's products will live below the workspace, never in its diff.
+ */
+async function readSubmission(
+  checkout: Checkout,
+  setupBlocks: ReadonlyMap<string, string[]>,
+): Promise<Submission> {
   try {
     const { diff, uncarried } = await checkout.patch();
-    const patch =
-      setupBlocks.size === 0
-        ? diff
-        : splitDiff(diff)
-            .filter((b) => !setupBlocks.has(b))
-            .join("");
-    return { patch, uncarried: uncarried.map(describeUncarried) };
+    const described = uncarried.map(describeUncarried);
+    if (setupBlocks.size === 0) return { patch: diff, uncarried: described, setupOverlap: [] };
+    const setupPaths = new Set([...setupBlocks.values()].flat());
+    const kept = splitDiff(diff).filter((b) => !setupBlocks.has(b));
+    const setupOverlap = [...new Set(kept.flatMap(patchPaths).filter((p) => setupPaths.has(p)))];
+    return { patch: kept.join(""), uncarried: described, setupOverlap };
   } catch (err) {
     const why = (err as Error).message.split("\n")[0];
-    return { patch: "", uncarried: [`the workspace's changes could not be read as a patch (${why})`] };
+    return {
+      patch: "",
+      uncarried: [`the workspace's changes could not be read as a patch (${why})`],
+      setupOverlap: [],
+    };
   }
 }
 
@@ -225,6 +254,15 @@ function withUncarried(report: InstanceReport, uncarried: string[]): InstanceRep
     ...report,
     resolved: false,
     detail: `the patch cannot carry every change in the workspace — ${listed}${more}; graded on the rest: ${report.detail}`,
+  };
+}
+
+/** The verdict stands (the grader applied the patch over its own setup), but the detail says why it may mislead. */
+function withSetupOverlap(report: InstanceReport, files: string[]): InstanceReport {
+  if (files.length === 0) return report;
+  return {
+    ...report,
+    detail: `${report.detail} — note: the patch also carries setup's own changes to ${files.join(", ")} (setup and the agent both changed them), applied over the grader's setup`,
   };
 }
 

@@ -203,6 +203,17 @@ describe("the experiment report in Chromium", () => {
   });
 });
 
+describe("addresses that name no attempt", () => {
+  it("opens on a mangled or foreign #attempt= without an error", async () => {
+    for (const hash of ["#attempt=count", "#attempt=%E0%A4%A", "#attempt=999999", "#attempt="]) {
+      const { page, problems } = await browser.open(html, hash);
+      await expect(page.locator("#inspector").textContent()).resolves.toContain("No attempt picked yet");
+      expect(problems, hash).toEqual([]);
+      await page.close();
+    }
+  });
+});
+
 describe("acilab inspect RUN_DIR in Chromium", () => {
   it("makes the same inspector for one computer-use run folder, frames included", async () => {
     const folder = attemptFolder("shell-only", "report-csv");
