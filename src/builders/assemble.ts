@@ -32,14 +32,50 @@ export function splitTests(good: TestRun, broken: TestRun): { f2p: string[]; p2p
   return { f2p, p2p };
 }
 
+/** The last lines of what a run printed, stdout first, then stderr (where usage errors go). */
+function tailOf(run: Pick<TestRun, "log" | "stderr">): string {
+  const text = [run.log, run.stderr]
+    .map((t) => t.trim())
+    .filter(Boolean)
+    .join("\n");
+  return text.split("\n").slice(-2).join(" ").slice(0, 200);
+}
+
 /** Why a run cannot be trusted as a baseline, or undefined. */
 export function unusableRun(run: TestRun): string | undefined {
   if (run.timedOut) return "the test run timed out";
   if (run.statuses.size === 0) {
-    const tail = run.log.trim().split("\n").slice(-2).join(" ").slice(0, 160);
-    return `no test results in the log (exit ${run.exitCode ?? "signal"}): ${tail || "no output"}`;
+    const collection = collectionError(run);
+    if (collection) return collection;
+    return `no test results in the log (exit ${run.exitCode ?? "signal"}): ${tailOf(run) || "no output"}`;
   }
   return undefined;
+}
+
+/**
+ * pytest's "ERROR collecting FILE" with the exception it names: a test module that does not import
+ * (a missing dependency, a syntax error) is that, not "no test fails".
+ */
+export function collectionError(run: Pick<TestRun, "log" | "stderr">): string | undefined {
+  const text = `${run.log}\n${run.stderr}`;
+  const file = /ERROR collecting (\S+)/.exec(text)?.[1];
+  if (!file) return undefined;
+  const cause = /^E\s+(\w*(?:Error|Exception)\b.*)$/m.exec(text)?.[1]?.trim();
+  return `its test module ${file} does not import${cause ? `: ${cause.slice(0, 160)}` : ""}`;
+}
+
+/**
+ * Why a test module stops importing when the fix is undone: the fix adds the name it imports (a new
+ * API, not a bug), or the older code does not run on this interpreter (a syntax or stdlib change: an
+ * environment with the interpreter of its time would run it).
+ */
+export function importCause(error: string, sourcePatch: string): string {
+  const name = /cannot import name '(\w+)'/.exec(error)?.[1];
+  const defines = name
+    ? new RegExp(`^\\+\\s*(?:(?:async\\s+)?def|class)\\s+${name}\\b|^\\+${name}\\s*=`, "m")
+    : null;
+  if (name && defines?.test(sourcePatch)) return ` — the fix adds ${name}: a new API rather than a bug fix`;
+  return " — the code without the fix does not run here (this interpreter or its dependencies are newer than it)";
 }
 
 /** Delete AGENTS.md / CLAUDE.md anywhere in the working tree. */

@@ -5,6 +5,8 @@ export interface CommitChange {
   sha: string;
   date: string;
   subject: string;
+  /** A merge on the first-parent line: a merged pull request, taken as one fix (`merge^1..merge`). */
+  merge: boolean;
   /** Files the commit changed, with added + deleted lines (binary files count 0). */
   files: { path: string; lines: number }[];
 }
@@ -17,19 +19,21 @@ export interface FixCommit extends CommitChange {
 }
 
 /**
- * The last `max` non-merge commits on HEAD's first-parent line, newest first, with the files each
- * changed — one `git log --numstat` call, so walking 700 commits costs one process.
+ * The last `max` commits on HEAD's first-parent line, newest first, with the files each changed — one
+ * `git log --numstat` call, so walking 700 commits costs one process. A merge counts with what it
+ * brought in over its first parent, as SWE-bench takes a merged pull request: projects that merge
+ * every change have almost nothing on the first-parent line but merges.
  */
-export async function recentCommits(work: WorkRepo, max: number): Promise<CommitChange[]> {
+export async function recentCommits(work: WorkRepo, max: number, from = "HEAD"): Promise<CommitChange[]> {
   const out = await work.git([
     "log",
     "--first-parent",
-    "--no-merges",
+    "--diff-merges=first-parent",
     "--no-renames",
     `--max-count=${max}`,
     "--numstat",
     "--format=%x00%H%x09%cI%x09%P%x09%s",
-    "HEAD",
+    from,
   ]);
   const commits: CommitChange[] = [];
   for (const chunk of out.split("\0").slice(1)) {
@@ -40,7 +44,7 @@ export async function recentCommits(work: WorkRepo, max: number): Promise<Commit
       .map((l) => /^(\d+|-)\t(\d+|-)\t(.+)$/.exec(l))
       .filter((m): m is RegExpExecArray => m !== null)
       .map((m) => ({ path: m[3] as string, lines: (Number(m[1]) || 0) + (Number(m[2]) || 0) }));
-    commits.push({ sha, date, subject: subject.join("\t"), files });
+    commits.push({ sha, date, subject: subject.join("\t"), merge: parents.trim().includes(" "), files });
   }
   return commits;
 }

@@ -12,6 +12,8 @@ export {
   type CandidateOutcome,
   DEFAULT_MAX_COMMITS,
   DEFAULT_MAX_SRC_LINES,
+  MIRROR_BASES,
+  type MirrorBase,
   type MirrorOptions,
   mirror,
 } from "./mirror.js";

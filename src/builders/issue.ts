@@ -7,6 +7,8 @@ const MAX_MESSAGE_LINES = 6;
 const MAX_REPRO_LINES = 15;
 /** Other failing checks named after the first. */
 const MAX_MORE_TESTS = 3;
+/** Lines before the failing one kept when a long test body is cut around it. */
+const REPRO_TAIL_LINES = 5;
 
 export interface FailingTest {
   id: string;
@@ -24,10 +26,17 @@ export interface IssueInput {
   patch: string;
 }
 
-/** `tests/test_a.py::TestParse::test_lower_month[x]` → "parse: lower month"; node names stay as written. */
+/** Parameter text shown of a parametrized test: enough to tell the cases apart. */
+const MAX_PARAM_CHARS = 60;
+
+/**
+ * `tests/test_a.py::TestParse::test_lower_month[x]` → "parse: lower month (with x)"; node names stay as
+ * written. The parameters are kept: parametrized cases of one test are different checks.
+ */
 export function testInWords(id: string, parser: LogParserName): string {
   if (parser !== "pytest") return id.split(" > ").join(": ");
   const parts = id.split("::").slice(1);
+  const param = /\[(.*)\]$/.exec(parts.at(-1) ?? "")?.[1];
   const words = (s: string) =>
     s
       .replace(/\[.*\]$/, "")
@@ -36,7 +45,14 @@ export function testInWords(id: string, parser: LogParserName): string {
       .replace(/_+/g, " ")
       .trim()
       .toLowerCase();
-  return parts.map(words).filter(Boolean).join(": ") || id;
+  const name = parts.map(words).filter(Boolean).join(": ") || id;
+  if (!param) return name;
+  return `${name} (with ${param.length > MAX_PARAM_CHARS ? `${param.slice(0, MAX_PARAM_CHARS)}…` : param})`;
+}
+
+/** Terminal colour and cursor codes: a log a repository forces `--color=yes` on is read as text. */
+export function stripAnsi(text: string): string {
+  return text.replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07/g, "");
 }
 
 /** The assertion lines pytest printed for one failing test (its `E   ` lines). */
@@ -124,10 +140,17 @@ function dedent(text: string): string[] {
     .filter((l, i, all) => l.trim() || (i > 0 && i < all.length - 1));
 }
 
-/** A test body as a reproduction: docstring and braces dropped, capped. */
-function reproduction(body: string, language: IssueInput["language"]): string[] {
-  let text = body.trim();
-  if (language !== "python" && text.startsWith("{") && text.endsWith("}")) text = text.slice(1, -1);
+/**
+ * A test body as a reproduction: docstring and braces dropped, dedented, capped. When the body is
+ * longer than the cap, its head is kept and then the lines up to `failingLine` (the line the runner
+ * pointed at), so the step that goes wrong is never cut off.
+ */
+function reproduction(body: string, language: IssueInput["language"], failingLine?: string): string[] {
+  // Only blank lines are stripped at the ends: trimming the first line's indentation would leave it
+  // at column 0 and every other line indented (the dedent below would then cut nothing).
+  let text = body.replace(/^(?:[ \t]*\n)+/, "").replace(/\s+$/, "");
+  if (language !== "python" && text.trim().startsWith("{") && text.endsWith("}"))
+    text = text.trim().slice(1, -1);
   let lines = dedent(text.replace(/^\n+|\n+$/g, ""));
   if (language === "python" && /^("""|''')/.test(lines[0]?.trim() ?? "")) {
     const quote = lines[0]?.trim().slice(0, 3) ?? '"""';
@@ -136,8 +159,24 @@ function reproduction(body: string, language: IssueInput["language"]): string[] 
     );
     lines = lines.slice(endAt + 1);
   }
-  if (lines.length > MAX_REPRO_LINES) lines = [...lines.slice(0, MAX_REPRO_LINES), "..."];
-  return lines;
+  if (lines.length <= MAX_REPRO_LINES) return lines;
+  const at = failingLine ? lines.findIndex((l) => l.trim() === failingLine.trim()) : -1;
+  if (at < MAX_REPRO_LINES) return [...lines.slice(0, MAX_REPRO_LINES), "..."];
+  const tail = REPRO_TAIL_LINES;
+  return [...lines.slice(0, MAX_REPRO_LINES - tail - 1), "...", ...lines.slice(at - tail + 1, at + 1)];
+}
+
+/** The line pytest marked with ">" in a failing test's traceback: where it went wrong. */
+function pytestFailingLine(log: string, id: string): string | undefined {
+  const title = id.split("::").slice(1).join(".");
+  const lines = log.split("\n");
+  const header = lines.findIndex((l) => new RegExp(`^_{3,} ${escapeRegExp(title)} _{3,}$`).test(l.trim()));
+  if (header < 0) return undefined;
+  for (const line of lines.slice(header + 1)) {
+    if (/^_{3,} .* _{3,}$/.test(line.trim()) || /^={3,}/.test(line)) break;
+    if (line.startsWith(">")) return line.slice(1);
+  }
+  return undefined;
 }
 
 /**
@@ -150,9 +189,10 @@ export function problemStatement(input: IssueInput): string {
   const clean = (lines: string[]) => lines.filter((l) => !secrets.some((s) => l.includes(s)));
   const [first, ...others] = input.failing;
   if (!first) throw new Error("problemStatement: no failing test to describe");
+  const log = stripAnsi(input.log);
   const what = testInWords(first.id, input.logParser);
   const message = clean(
-    input.logParser === "pytest" ? pytestMessage(input.log, first.id) : tapMessage(input.log, first.id),
+    input.logParser === "pytest" ? pytestMessage(log, first.id) : tapMessage(log, first.id),
   ).slice(0, MAX_MESSAGE_LINES);
   const raised = message
     .map((l) => /^(\w*(Error|Exception))\b/.exec(l)?.[1])
@@ -164,16 +204,21 @@ export function problemStatement(input: IssueInput): string {
       ? `When I do what the steps below do, I get ${raised} instead of a result.`
       : "The steps below give a different result from the one they should.",
   );
-  const repro = first.body === undefined ? [] : clean(reproduction(first.body, input.language));
+  const failingLine = input.logParser === "pytest" ? pytestFailingLine(log, first.id) : undefined;
+  const repro = first.body === undefined ? [] : clean(reproduction(first.body, input.language, failingLine));
   if (repro.length > 0) out.push("", "Steps to reproduce:", "", ...repro.map((l) => `    ${l}`));
   if (message.length > 0) out.push("", "What happens:", "", ...message.map((l) => `    ${l}`));
   out.push(
     "",
     `Expected: the check "${what}" holds — the steps above run without an error or a wrong value.`,
   );
-  if (others.length > 0) {
-    const named = others.slice(0, MAX_MORE_TESTS).map((t) => `"${testInWords(t.id, input.logParser)}"`);
-    const more = others.length > MAX_MORE_TESTS ? ` and ${others.length - MAX_MORE_TESTS} more` : "";
+  // Other checks by name, each once, never the first one again (two ids can read the same in words).
+  const otherNames = [...new Set(others.map((t) => testInWords(t.id, input.logParser)))].filter(
+    (n) => n !== what,
+  );
+  if (otherNames.length > 0) {
+    const named = otherNames.slice(0, MAX_MORE_TESTS).map((n) => `"${n}"`);
+    const more = otherNames.length > MAX_MORE_TESTS ? ` and ${otherNames.length - MAX_MORE_TESTS} more` : "";
     out.push("", `The same goes wrong for ${named.join(", ")}${more}.`);
   }
   return `${out.join("\n")}\n`;

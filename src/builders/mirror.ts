@@ -2,9 +2,11 @@ import { basename } from "node:path";
 import type { BackendChoice } from "../sandbox/index.js";
 import type { Instance } from "../swebench/index.js";
 import {
+  collectionError,
   dropAgentFiles,
   failingTests,
   hideFailing,
+  importCause,
   splitTests,
   unusableRun,
   writeInstances,
@@ -23,15 +25,27 @@ export const DEFAULT_MAX_COMMITS = 700;
  */
 export const DEFAULT_MAX_SRC_LINES = 40;
 
+/**
+ * Where a fix is mirrored: `head` undoes its source part on today's HEAD (SWE-smith's way); `fix`
+ * takes the repository as the fix left it and undoes the source part there, so the base is the fix's
+ * parent's code with the fix's tests (SWE-bench's way); `auto` tries HEAD and falls back to the fix
+ * when the source part no longer reverse-applies at HEAD or its tests are gone.
+ */
+export type MirrorBase = "auto" | "head" | "fix";
+export const MIRROR_BASES: readonly MirrorBase[] = ["auto", "head", "fix"];
+
 export interface MirrorOptions {
   repo: string;
   out: string;
   maxCommits?: number;
   maxSrcLines?: number;
+  base?: MirrorBase;
   testCommand?: TestCommandOverride;
   backend?: BackendChoice;
   /** Told about each candidate as it is decided. */
   onCandidate?: (c: CandidateOutcome) => void;
+  /** Told once the history is read: how many fix candidates will be decided. */
+  onPlan?: (candidates: number) => void;
 }
 
 /** One fix commit and what became of it. */
@@ -67,12 +81,13 @@ export async function mirror(options: MirrorOptions): Promise<BuildReport> {
   try {
     const commits = await recentCommits(work, options.maxCommits ?? DEFAULT_MAX_COMMITS);
     const fixes = commits.map(asFix).filter((c): c is FixCommit => c !== undefined);
+    options.onPlan?.(fixes.length);
     const candidates: CandidateOutcome[] = [];
     const instances: Instance[] = [];
     const headRuns = new Map<string, TestRun>();
     const repoName = basename(options.repo.replace(/\/+$/, "")).replace(/\.git$/, "");
     for (const fix of fixes) {
-      const decided = await mirrorOne(work, setup, fix, maxSrc, repoName, headRuns);
+      const decided = await mirrorFix(work, setup, fix, maxSrc, repoName, headRuns, options.base ?? "auto");
       const outcome: CandidateOutcome = {
         sha: fix.sha,
         subject: fix.subject,
@@ -84,7 +99,7 @@ export async function mirror(options: MirrorOptions): Promise<BuildReport> {
       candidates.push(outcome);
       options.onCandidate?.(outcome);
     }
-    await work.reset();
+    await work.checkout(work.head);
     const written = await writeInstances(options.out, work, instances);
     const bundle = instances.length > 0 ? written : undefined;
     return {
@@ -103,43 +118,92 @@ export async function mirror(options: MirrorOptions): Promise<BuildReport> {
 
 type Decision = { reason: string } | { reason: string; instance: Instance };
 
-async function mirrorOne(
+/** A fix mirrored at `base` (auto: HEAD, then the fix itself when HEAD cannot take it). */
+async function mirrorFix(
   work: WorkRepo,
   setup: TestSetup,
   fix: FixCommit,
   maxSrc: number,
   repoName: string,
-  headRuns: Map<string, TestRun>,
+  runs: Map<string, TestRun>,
+  base: MirrorBase,
 ): Promise<Decision> {
   if (fix.sourceLines > maxSrc)
     return { reason: `changes ${fix.sourceLines} source lines (more than --max-src-lines ${maxSrc})` };
-  const atHead = new Set(await work.files());
+  if (base === "fix") return mirrorAt(work, setup, fix, repoName, runs, fix.sha);
+  const atHead = await mirrorAt(work, setup, fix, repoName, runs, work.head);
+  if (base === "head" || "instance" in atHead || !("retry" in atHead)) return atHead;
+  const atFix = await mirrorAt(work, setup, fix, repoName, runs, fix.sha);
+  return "instance" in atFix
+    ? { ...atFix, reason: `${atFix.reason}, at the fix (${atHead.reason})` }
+    : { reason: `${atHead.reason}; at the fix: ${atFix.reason}` };
+}
+
+/**
+ * The fix mirrored on commit `rev`: its source part undone there, its test files run with and without
+ * it. `retry` marks the reasons that belong to `rev` rather than to the fix (the fix's own commit may
+ * take what HEAD cannot).
+ */
+async function mirrorAt(
+  work: WorkRepo,
+  setup: TestSetup,
+  fix: FixCommit,
+  repoName: string,
+  runs: Map<string, TestRun>,
+  rev: string,
+): Promise<Decision | { reason: string; retry: true }> {
+  const where = rev === work.head ? "HEAD" : "the fix";
+  await work.checkout(rev);
+  const present = new Set(await work.files());
   const testFiles = fix.testFiles.filter(
-    (f) => atHead.has(f) && isTestModule(f) && languageOf(f) !== undefined,
+    (f) => present.has(f) && isTestModule(f) && languageOf(f) !== undefined,
   );
-  if (testFiles.length === 0) return { reason: "none of its test files is a test module at HEAD" };
+  if (testFiles.length === 0)
+    return { reason: `none of its test files is a test module at ${where}`, retry: true };
   const sourcePatch = await work.diff(`${fix.sha}^`, fix.sha, fix.sourceFiles);
-  await work.reset();
   if (!(await work.apply(sourcePatch, true)))
-    return { reason: "its source part no longer reverse-applies at HEAD" };
+    return { reason: `its source part no longer reverse-applies at ${where}`, retry: true };
   const broken = await work.runTests(setup, testFiles);
   await work.reset();
-  const key = testFiles.join("\0");
-  let good = headRuns.get(key);
+  const key = `${rev}\0${testFiles.join("\0")}`;
+  let good = runs.get(key);
   if (!good) {
     good = await work.runTests(setup, testFiles);
-    headRuns.set(key, good);
+    runs.set(key, good);
   }
   const bad = unusableRun(good);
-  if (bad) return { reason: `its tests do not run at HEAD: ${bad}` };
+  if (bad) return { reason: `its tests do not run at ${where}: ${bad}`, retry: true };
   const badBroken = unusableRun(broken);
   if (badBroken) return { reason: `its tests do not run with the fix undone: ${badBroken}` };
-  const { f2p, p2p } = splitTests(good, broken);
+  // A test module that cannot even import without the fix tests a new API, not a bug; and a grader
+  // cannot trust a base whose run stopped at collection (hardened rules reject that log).
+  const brokenImport = collectionError(broken);
+  if (brokenImport)
+    return { reason: `with the fix undone ${brokenImport}${importCause(brokenImport, sourcePatch)}` };
+  const split = splitTests(good, broken);
+  if (split.f2p.length === 0) {
+    const collection = collectionError(good) ?? collectionError(broken);
+    return {
+      reason: collection
+        ? `no FAIL_TO_PASS: ${collection}`
+        : `no FAIL_TO_PASS: none of its ${good.statuses.size} tests fails with the fix undone`,
+    };
+  }
+  // Test ids made from the clock or a random seed change from run to run: a task must not name one.
+  const again = await work.runTests(setup, testFiles);
+  await work.reset();
+  const stable = (id: string) => again.statuses.get(id) === good.statuses.get(id);
+  const f2p = split.f2p.filter(stable);
+  const p2p = split.p2p.filter(stable);
+  const unstable = split.f2p.length + split.p2p.length - f2p.length - p2p.length;
   if (f2p.length === 0)
-    return { reason: `no FAIL_TO_PASS: none of its ${good.statuses.size} tests fails with the fix undone` };
+    return {
+      reason: `no FAIL_TO_PASS: its ${split.f2p.length} failing test(s) are not the same in two runs of the fixed code (ids or results change from run to run)`,
+    };
 
   const failing = await failingTests(work, setup, testFiles, f2p);
   const id = `${repoName}-mirror-${fix.sha.slice(0, 10)}`;
+  const version = await work.current();
   await work.apply(sourcePatch, true);
   const missed = await hideFailing(work, setup, testFiles, f2p);
   if (missed.length > 0) {
@@ -149,8 +213,8 @@ async function mirrorOne(
   await dropAgentFiles(work);
   const base = await work.commitTree(id, `${repoName}: mirrored from ${fix.sha.slice(0, 10)}`);
   await work.reset();
-  const patch = await work.diff(base, work.head, fix.sourceFiles);
-  const testPatch = await work.diff(base, work.head, testFiles);
+  const patch = await work.diff(base, version, fix.sourceFiles);
+  const testPatch = await work.diff(base, version, testFiles);
   const instance: Instance = {
     instance_id: id,
     repo: `local/${repoName}`,
@@ -166,7 +230,7 @@ async function mirrorOne(
     }),
     hints_text: "",
     created_at: fix.date,
-    version: work.head.slice(0, 12),
+    version: version.slice(0, 12),
     environment_setup_commit: base,
     FAIL_TO_PASS: f2p,
     PASS_TO_PASS: p2p,
@@ -175,5 +239,6 @@ async function mirrorOne(
     language: setup.language,
     repo_path: "",
   };
-  return { reason: `${f2p.length} FAIL_TO_PASS, ${p2p.length} PASS_TO_PASS`, instance };
+  const dropped = unstable > 0 ? ` (${unstable} test(s) dropped: not the same in two runs)` : "";
+  return { reason: `${f2p.length} FAIL_TO_PASS, ${p2p.length} PASS_TO_PASS${dropped}`, instance };
 }

@@ -45,9 +45,29 @@ export function isTestModule(path: string): boolean {
   return /\.(test|spec)\.[cm]?[jt]sx?$/.test(base);
 }
 
+/**
+ * Top-level folders whose code is not the library: examples, documentation (Sphinx's conf.py),
+ * benchmarks, build scripts. A fix's change there is not part of its source patch, and no bug is
+ * planted there. Only at the root: `src/pkg/scripts/` is the package's own code.
+ */
+const NOT_SOURCE_DIRS: ReadonlySet<string> = new Set([
+  "examples",
+  "example",
+  "docs",
+  "doc",
+  "bench",
+  "benchmarks",
+  "scripts",
+  ".github",
+]);
+
 /** Code that is not a test: what a fix's "source part" and a mutation may touch. */
 export function isSourcePath(path: string): boolean {
-  return languageOf(path) !== undefined && !isTestPath(path) && !path.split("/").includes("node_modules");
+  if (languageOf(path) === undefined || isTestPath(path)) return false;
+  const dirs = path.split("/").slice(0, -1);
+  if (dirs.includes("node_modules") || NOT_SOURCE_DIRS.has(dirs[0] ?? "")) return false;
+  // Packaging at the root is configuration, not the library (setup.py, conftest-like tool files).
+  return !(dirs.length === 0 && /^(setup|noxfile|fabfile|tasks)\.py$/.test(path));
 }
 
 export function isAgentFile(path: string): boolean {

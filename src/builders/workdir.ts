@@ -16,6 +16,8 @@ const BUILDER_LOG_LIMIT = 4_000_000;
 export interface TestRun {
   statuses: TestStatusMap;
   log: string;
+  /** What the runner wrote to stderr (a usage error, an import failure before collection). */
+  stderr: string;
   exitCode: number | null;
   timedOut: boolean;
   durationMs: number;
@@ -60,7 +62,18 @@ export class WorkRepo {
     return (await this.git(["ls-tree", "-r", "--name-only", "-z", rev])).split("\0").filter(Boolean);
   }
 
-  /** Back to HEAD: tracked files restored, untracked ones removed (ignored ones, e.g. installed deps, kept). */
+  /** The commit the working tree is at (HEAD of the clone; `head` is the repository's own HEAD). */
+  async current(): Promise<string> {
+    return (await this.git(["rev-parse", "HEAD"])).trim();
+  }
+
+  /** Move the working tree to `rev` (detached), clean: later resets come back to it. */
+  async checkout(rev: string): Promise<void> {
+    await this.git(["checkout", "-q", "--force", "--detach", rev]);
+    await this.git(["clean", "-q", "-fd"]);
+  }
+
+  /** Back to the checked-out commit: tracked files restored, untracked ones removed (ignored ones, e.g. installed deps, kept). */
   async reset(): Promise<void> {
     await this.git(["reset", "-q", "--hard", "HEAD"]);
     await this.git(["clean", "-q", "-fd"]);
@@ -96,6 +109,7 @@ export class WorkRepo {
     return {
       statuses: LOG_PARSERS[setup.logParser](run.stdout),
       log: run.stdout,
+      stderr: run.stderr,
       exitCode: run.exitCode,
       timedOut: run.timedOut,
       durationMs: performance.now() - started,

@@ -18,15 +18,9 @@ import { EXPERIMENT_RUN_HELP, EXPERIMENT_RUN_OPTIONS } from "./experiment-option
 import { table } from "./format.js";
 import { interruptSignal } from "./interrupt.js";
 import { parseOptions } from "./options.js";
-import { createProgress, type ProgressDisplay, type Tick } from "./progress.js";
+import { createProgress, type ProgressDisplay, type ProgressIo, type Tick } from "./progress.js";
 
 type Out = (line: string) => void;
-
-/** How the progress line reaches a terminal; tests pass their own. */
-export interface ProgressIo {
-  tty: boolean;
-  write: (text: string) => void;
-}
 
 export async function experimentRunCommand(
   argv: string[],

@@ -8,6 +8,8 @@ const TICK_MS = 1_000;
 export interface ProgressState {
   /** What the line says is happening: "grading", "running". Counts below are this run's. */
   verb: string;
+  /** What a good item is called on the line: "resolved" (default), "kept" for task builders. */
+  goodWord?: string;
   done: number;
   total: number;
   resolved: number;
@@ -44,7 +46,7 @@ export function progressLine(state: ProgressState): string {
   // Of what this run finished: a resumed run's earlier attempts are in `done`, not in these counts.
   const rate = tracked && state.ranNow > 0 ? ` (${Math.round((100 * state.resolved) / state.ranNow)} %)` : "";
   const parts = [
-    `${state.verb} ${state.done}/${state.total} ${bar(state.done, state.total)} resolved ${state.resolved}${rate}`,
+    `${state.verb} ${state.done}/${state.total} ${bar(state.done, state.total)} ${state.goodWord ?? "resolved"} ${state.resolved}${rate}`,
     `errors ${state.errors}`,
   ];
   if (tracked) parts.push(state.costUsd === null ? "cost unknown" : `$${(state.costUsd ?? 0).toFixed(4)}`);
@@ -97,7 +99,15 @@ export interface Tick {
   costUsd?: number | null;
 }
 
+/** How a progress line reaches a terminal; tests pass their own. */
+export interface ProgressIo {
+  tty: boolean;
+  write: (text: string) => void;
+}
+
 export interface ProgressDisplay {
+  /** Items to finish, as the display was made with. */
+  readonly total: number;
   tick: (t: Tick) => void;
   /** End the display (a TTY gets its final line and a newline). */
   close: () => void;
@@ -111,6 +121,7 @@ export interface ProgressDisplay {
 export function createProgress(options: {
   verb: string;
   total: number;
+  goodWord?: string;
   /** Track dollars (and show the resolve rate). */
   dollars?: boolean;
   tty: boolean;
@@ -124,6 +135,7 @@ export function createProgress(options: {
   const started = now();
   const state: ProgressState = {
     verb: options.verb,
+    ...(options.goodWord ? { goodWord: options.goodWord } : {}),
     done: 0,
     total: options.total,
     resolved: 0,
@@ -143,6 +155,7 @@ export function createProgress(options: {
     timer.unref();
   }
   return {
+    total: options.total,
     tick: (t) => {
       state.done = t.done;
       if (t.resolved) state.resolved++;

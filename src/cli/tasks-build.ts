@@ -1,9 +1,17 @@
-import { type BuildReport, type CandidateOutcome, mirror, synth } from "../builders/index.js";
+import {
+  type BuildReport,
+  type CandidateOutcome,
+  MIRROR_BASES,
+  type MirrorBase,
+  mirror,
+  synth,
+} from "../builders/index.js";
 import { LOG_PARSER_NAMES, type LogParserName } from "../parsers/index.js";
 import type { BackendChoice } from "../sandbox/index.js";
 import { numberOption, sandboxOption, UsageError } from "./args.js";
 import { table } from "./format.js";
 import { parseOptions } from "./options.js";
+import { createProgress, type ProgressDisplay, type ProgressIo } from "./progress.js";
 import {
   TASKS_MIRROR_HELP,
   TASKS_MIRROR_OPTIONS,
@@ -23,10 +31,16 @@ interface BuildValues {
 }
 
 /** `acilab tasks mirror|synth`: build SWE-bench-style instances from a git repository. */
-export async function tasksBuildCommand(argv: string[], out: Out, err: Out): Promise<number> {
+export async function tasksBuildCommand(
+  argv: string[],
+  out: Out,
+  err: Out,
+  io: ProgressIo = { tty: process.stderr.isTTY === true, write: (t) => process.stderr.write(t) },
+): Promise<number> {
   const [sub, ...rest] = argv;
   let report: BuildReport;
   let outFile: string;
+  let closeProgress: (() => void) | undefined;
   if (sub === "mirror") {
     const command = "tasks mirror";
     const { values } = parseOptions(command, rest, TASKS_MIRROR_OPTIONS);
@@ -34,12 +48,17 @@ export async function tasksBuildCommand(argv: string[], out: Out, err: Out): Pro
       out(TASKS_MIRROR_HELP);
       return 0;
     }
-    const common = buildOptions(values, command, err);
+    const common = buildOptions(values, command, err, io);
     outFile = common.out;
+    closeProgress = common.close;
+    const base = values.base ?? "auto";
+    if (!(MIRROR_BASES as readonly string[]).includes(base))
+      throw new UsageError(`--base must be auto, head or fix, got "${base}"`, command);
     report = await mirror({
       ...common,
       maxCommits: numberOption(values["max-commits"], "max-commits", command),
       maxSrcLines: numberOption(values["max-src-lines"], "max-src-lines", command),
+      base: base as MirrorBase,
     });
   } else {
     const command = "tasks synth";
@@ -48,7 +67,7 @@ export async function tasksBuildCommand(argv: string[], out: Out, err: Out): Pro
       out(TASKS_SYNTH_HELP);
       return 0;
     }
-    const common = buildOptions(values, command, err);
+    const common = buildOptions(values, command, err, io);
     outFile = common.out;
     report = await synth({
       ...common,
@@ -56,12 +75,13 @@ export async function tasksBuildCommand(argv: string[], out: Out, err: Out): Pro
       seed: numberOption(values.seed, "seed", command),
     });
   }
+  closeProgress?.();
   printReport(sub, report, outFile, out, err);
   return 0;
 }
 
 /** The shared options, checked: a bad one is a usage error before any test runs. */
-function buildOptions(values: BuildValues, command: string, err: Out) {
+function buildOptions(values: BuildValues, command: string, err: Out, io: ProgressIo) {
   if (!values.repo) throw new UsageError("--repo PATH is required (a git repository with tests)", command);
   const parser = values["log-parser"];
   if (parser !== undefined && !(LOG_PARSER_NAMES as readonly string[]).includes(parser))
@@ -73,13 +93,36 @@ function buildOptions(values: BuildValues, command: string, err: Out) {
       ? undefined
       : { command: values["test-command"], ...(parser ? { logParser: parser as LogParserName } : {}) };
   const backend: BackendChoice = sandboxOption(values.sandbox, command);
-  const onCandidate = (c: CandidateOutcome) =>
-    err(
-      `${c.kept ? "kept   " : "skipped"} ${c.sha === "-" ? "" : `${c.sha.slice(0, 10)} `}${c.subject} — ${c.reason}`,
-    );
+  // One line per candidate ("[12/54] kept …") where nothing can be redrawn; on a terminal, a bar with
+  // the count, how many were kept and the time left (the same display grading uses).
+  let progress: ProgressDisplay | undefined;
+  let decided = 0;
+  const onPlan = (total: number) => {
+    progress = createProgress({
+      verb: command === "tasks mirror" ? "mirroring" : "checking",
+      goodWord: "kept",
+      total,
+      line: err,
+      ...io,
+    });
+  };
+  const onCandidate = (c: CandidateOutcome) => {
+    decided++;
+    const line = `${c.kept ? "kept   " : "skipped"} ${c.sha === "-" ? "" : `${c.sha.slice(0, 10)} `}${c.subject} — ${c.reason}`;
+    if (!progress) return err(line);
+    progress.tick({
+      line: `[${decided}/${progress.total}] ${line}`,
+      done: decided,
+      resolved: c.kept,
+      error: false,
+      ranNow: true,
+    });
+  };
   return {
     repo: values.repo,
     out: values.out,
+    onPlan,
+    close: () => progress?.close(),
     backend,
     onCandidate,
     ...(testCommand ? { testCommand } : {}),

@@ -123,6 +123,12 @@ export const TASKS_MIRROR_OPTIONS = {
     help: "the most source lines a fix may change",
     default: String(DEFAULT_MAX_SRC_LINES),
   },
+  base: {
+    type: "string",
+    value: "<auto|head|fix>",
+    help: "where each fix is undone: on HEAD, at the fix itself (its parent's code, its tests), or auto — HEAD, else the fix",
+    default: "auto",
+  },
   ...buildOptions("mirror"),
 } as const;
 
@@ -130,15 +136,18 @@ const BUILD_NOTE = `Skipped candidates are listed with a one-line reason each. T
 
 export const TASKS_MIRROR_HELP = `acilab tasks mirror — build SWE-bench instances from a git repository's fix commits
 
-Usage: acilab tasks mirror --repo PATH [--max-commits N] [--max-src-lines N] [--out FILE]
+Usage: acilab tasks mirror --repo PATH [--max-commits N] [--max-src-lines N] [--base auto|head|fix] [--out FILE]
 
 Options:
 ${optionLines(TASKS_MIRROR_OPTIONS)}
 
-Walks the last --max-commits commits for fixes that change tests and at most --max-src-lines source
-lines; undoes each fix's source part on HEAD, runs the commit's test files, and keeps tests passing
-at HEAD and failing without the fix as FAIL_TO_PASS. The base hides them and drops AGENTS.md /
-CLAUDE.md. "acilab tasks synth --help" builds instances from mutants instead.
+Walks the last --max-commits commits of HEAD's first-parent line (a merged pull request counts as
+one fix, merge^1..merge) for fixes that change tests and at most --max-src-lines source lines; undoes
+each fix's source part on HEAD — or, when it no longer reverse-applies there or its tests are gone,
+at the fix's own commit (--base) — runs the commit's test files twice with the fix and once without,
+and keeps tests passing with it and failing without as FAIL_TO_PASS (a test whose id or result
+changes between the two runs is dropped). The base hides them and drops AGENTS.md / CLAUDE.md.
+"acilab tasks synth --help" builds instances from mutants instead.
 
 ${BUILD_NOTE}`;
 

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { collectionError, importCause, unusableRun } from "./assemble.js";
+
+const run = (log: string, stderr = "") => ({
+  statuses: new Map(),
+  log,
+  stderr,
+  exitCode: 2,
+  timedOut: false,
+  durationMs: 1,
+});
+
+describe("why a test run gives nothing to use", () => {
+  it("names the test module that does not import and the exception", () => {
+    const log = [
+      "==================================== ERRORS ====================================",
+      "___________________ ERROR collecting tests/test_dicttoolz.py ___________________",
+      "tests/test_dicttoolz.py:2: in <module>",
+      "    from collections import Mapping",
+      "E   ImportError: cannot import name 'Mapping' from 'collections'",
+      "!!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!",
+    ].join("\n");
+    expect(collectionError(run(log))).toBe(
+      "its test module tests/test_dicttoolz.py does not import: ImportError: cannot import name 'Mapping' from 'collections'",
+    );
+    expect(unusableRun(run(log))).toBe(collectionError(run(log)));
+  });
+
+  it("shows stderr when stdout is empty: a usage error is not 'no output'", () => {
+    const why = unusableRun(
+      run("", "ERROR: usage: pytest [options]\npytest: error: unrecognized arguments: --cov\n"),
+    );
+    expect(why).toContain("unrecognized arguments: --cov");
+  });
+
+  it("tells a fix that adds the imported name from old code this interpreter cannot run", () => {
+    const adds = "+def peekn(n, seq):\n+    return seq[:n]\n";
+    expect(importCause("does not import: ImportError: cannot import name 'peekn' from 'toolz'", adds)).toBe(
+      " — the fix adds peekn: a new API rather than a bug fix",
+    );
+    expect(
+      importCause("does not import: SyntaxError: Generator expression must be parenthesized", adds),
+    ).toMatch(/the code without the fix does not run here/);
+    expect(importCause("cannot import name 'Mapping' from 'collections'", adds)).toMatch(/does not run here/);
+  });
+});
