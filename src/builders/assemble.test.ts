@@ -26,6 +26,14 @@ describe("why a test run gives nothing to use", () => {
     expect(unusableRun(run(log))).toBe(collectionError(run(log)));
   });
 
+  it("reads a coloured log as text", () => {
+    const log =
+      "\x1b[31m_____ ERROR collecting tests/test_x.py _____\x1b[0m\nE   ModuleNotFoundError: No module named 'pkg._version'\x1b[0m\n";
+    expect(collectionError(run(log))).toBe(
+      "its test module tests/test_x.py does not import: ModuleNotFoundError: No module named 'pkg._version'",
+    );
+  });
+
   it("shows stderr when stdout is empty: a usage error is not 'no output'", () => {
     const why = unusableRun(
       run("", "ERROR: usage: pytest [options]\npytest: error: unrecognized arguments: --cov\n"),

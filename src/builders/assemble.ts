@@ -4,7 +4,7 @@ import type { TestStatus } from "../parsers/index.js";
 import type { Instance } from "../swebench/index.js";
 import type { TestSetup } from "./detect.js";
 import { findTest, hideTests, testBody, testRef } from "./hide-tests.js";
-import type { FailingTest } from "./issue.js";
+import { type FailingTest, stripAnsi } from "./issue.js";
 import { isAgentFile, languageOf } from "./paths.js";
 import { parse } from "./treesitter.js";
 import type { TestRun, WorkRepo } from "./workdir.js";
@@ -35,7 +35,7 @@ export function splitTests(good: TestRun, broken: TestRun): { f2p: string[]; p2p
 /** The last lines of what a run printed, stdout first, then stderr (where usage errors go). */
 function tailOf(run: Pick<TestRun, "log" | "stderr">): string {
   const text = [run.log, run.stderr]
-    .map((t) => t.trim())
+    .map((t) => stripAnsi(t).trim())
     .filter(Boolean)
     .join("\n");
   return text.split("\n").slice(-2).join(" ").slice(0, 200);
@@ -57,7 +57,7 @@ export function unusableRun(run: TestRun): string | undefined {
  * (a missing dependency, a syntax error) is that, not "no test fails".
  */
 export function collectionError(run: Pick<TestRun, "log" | "stderr">): string | undefined {
-  const text = `${run.log}\n${run.stderr}`;
+  const text = stripAnsi(`${run.log}\n${run.stderr}`);
   const file = /ERROR collecting (\S+)/.exec(text)?.[1];
   if (!file) return undefined;
   const cause = /^E\s+(\w*(?:Error|Exception)\b.*)$/m.exec(text)?.[1]?.trim();

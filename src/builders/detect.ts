@@ -36,6 +36,8 @@ export function detectTestSetup(
   repoDir: string,
   files: readonly string[],
   override?: TestCommandOverride,
+  /** The text of the repository's config files that may hold pytest's settings (pytestConfig). */
+  configs: Readonly<Record<string, string>> = {},
 ): TestSetup {
   const tests = (lang: BuilderLanguage) => files.filter((f) => isTestModule(f) && languageOf(f) === lang);
   const py = tests("python");
@@ -56,14 +58,26 @@ export function detectTestSetup(
       how: `--test-command given (log parser ${parser})`,
     };
   }
-  if (pythonWins)
+  if (pythonWins) {
+    const src = srcLayout(files);
+    const config = src ? pytestConfig(files, configs) : undefined;
+    // pytest's own `pythonpath` setting (pytest ≥ 7) puts src/ on sys.path: the tests import the
+    // package from the working tree, as an editable install would, with no install step. pytest 7.2
+    // reads `-o pythonpath` only with a config file, so the one that holds its settings is named.
+    const onPath = src && config ? ["-c", config, "-o", "pythonpath=src"] : [];
+    const layout = !src
+      ? ""
+      : config
+        ? `; src layout (${src}): src/ on the path`
+        : `; src layout (${src}), but no pyproject.toml, setup.cfg or tox.ini to carry pythonpath: install it in an environment`;
     return {
       language: "python",
       logParser: "pytest",
-      command: PYTEST,
+      command: [...PYTEST, ...onPath],
       testFiles: py,
-      how: `pytest: ${py.length} Python test module(s)`,
+      how: `pytest: ${py.length} Python test module(s)${layout}`,
     };
+  }
   if (hasPackageJson && nodeTests.length > 0) {
     const typescript = ts.length > 0;
     return {
@@ -78,6 +92,40 @@ export function detectTestSetup(
     `no test command found in ${repoDir}: no Python test modules (test_*.py, *_test.py) and no package.json ` +
       'with *.test.ts/*.test.js files — pass --test-command "…" (test files are appended as arguments) and --log-parser pytest|node-tap',
   );
+}
+
+/** Files pytest reads its settings from, in its own order, with the section that makes each one count. */
+const PYTEST_CONFIGS: readonly [string, RegExp | null][] = [
+  ["pytest.ini", null],
+  ["pyproject.toml", /^\[tool\.pytest\.ini_options\]/m],
+  ["tox.ini", /^\[pytest\]/m],
+  ["setup.cfg", /^\[tool:pytest\]/m],
+];
+
+/**
+ * The config file pytest would take its settings from (the first holding its section, as pytest looks),
+ * else any of them that exists — pyproject.toml first — so `-c` does not drop settings pytest would read.
+ */
+export function pytestConfig(
+  files: readonly string[],
+  configs: Readonly<Record<string, string>>,
+): string | undefined {
+  const withSection = PYTEST_CONFIGS.find(
+    ([name, section]) => files.includes(name) && (section === null || section.test(configs[name] ?? "")),
+  );
+  if (withSection) return withSection[0];
+  return ["pyproject.toml", "setup.cfg", "tox.ini"].find((name) => files.includes(name));
+}
+
+/**
+ * The package of a src layout (`src/<pkg>/__init__.py`, or `src/<module>.py`) when the root has no
+ * package of that name; undefined for a flat layout.
+ */
+export function srcLayout(files: readonly string[]): string | undefined {
+  const inSrc = files
+    .map((f) => /^src\/([A-Za-z_][\w]*)(?:\/__init__\.py|\.py)$/.exec(f)?.[1])
+    .filter((p): p is string => p !== undefined && p !== "conftest");
+  return inSrc.find((p) => !files.includes(`${p}/__init__.py`) && !files.includes(`${p}.py`));
 }
 
 /** The argv that runs `files`, with acilab's placeholders (`{tsx}`) resolved for this machine. */
@@ -95,5 +143,9 @@ export async function detectRepo(repo: string, override?: TestCommandOverride): 
       `cannot read ${repo} as a git repository with a commit (${(err as Error).message.split("\n")[0]}) — give --repo a git checkout`,
     );
   }
-  return detectTestSetup(repo, listing.split("\0").filter(Boolean), override);
+  const files = listing.split("\0").filter(Boolean);
+  const configs: Record<string, string> = {};
+  for (const [name] of PYTEST_CONFIGS)
+    if (files.includes(name)) configs[name] = await git(repo, ["show", `HEAD:${name}`]).catch(() => "");
+  return detectTestSetup(repo, files, override, configs);
 }

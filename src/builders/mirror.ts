@@ -132,7 +132,8 @@ async function mirrorFix(
     return { reason: `changes ${fix.sourceLines} source lines (more than --max-src-lines ${maxSrc})` };
   if (base === "fix") return mirrorAt(work, setup, fix, repoName, runs, fix.sha);
   const atHead = await mirrorAt(work, setup, fix, repoName, runs, work.head);
-  if (base === "head" || "instance" in atHead || !("retry" in atHead)) return atHead;
+  // The fix is HEAD itself: there is no other commit to try it at.
+  if (base === "head" || "instance" in atHead || !("retry" in atHead) || fix.sha === work.head) return atHead;
   const atFix = await mirrorAt(work, setup, fix, repoName, runs, fix.sha);
   return "instance" in atFix
     ? { ...atFix, reason: `${atFix.reason}, at the fix (${atHead.reason})` }

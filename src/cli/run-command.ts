@@ -1,11 +1,11 @@
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { listCuaTasks } from "../cua/index.js";
 import { DEFAULT_LIMITS, type Limits, limitsFrom } from "../loop/index.js";
 import { POLICY_SPEC_HELP } from "../policies/index.js";
 import { codingRun, runAnyTask } from "../run/index.js";
 import type { BackendChoice } from "../sandbox/index.js";
-import type { GradingRules } from "../swebench/index.js";
-import { type AnyTask, resolveTask, type Task, type ToolsTask } from "../tasks/index.js";
+import { type GradingRules, type Instance, loadInstances } from "../swebench/index.js";
+import { type AnyTask, resolveTask, type Task, type ToolsTask, taskFromInstance } from "../tasks/index.js";
 import { ACTION_FORMATS, type ActionFormat } from "../tools/index.js";
 import { allowNetOption, numberOption, policyFor, rulesOption, sandboxOption, UsageError } from "./args.js";
 import { summary } from "./format.js";
@@ -21,6 +21,11 @@ export const RUN_OPTIONS = {
     type: "string",
     value: "<id|path>",
     help: 'a built-in task id (see "acilab tasks list"), a task folder, or "acme" (a tool-use task with no repository: how much is owed to Acme in late fees, graded on the answer)',
+  },
+  instances: {
+    type: "string",
+    value: "<file>",
+    help: 'take --task ID from this SWE-bench instances file ("tasks mirror", "tasks export"): its repository, tests and setup_commands',
   },
   policy: policyOption(
     "scripted",
@@ -56,8 +61,8 @@ export const RUN_OPTIONS = {
 
 export const RUN_HELP = `acilab run — run an agent on one task, then grade it with the hidden tests
 
-Usage: acilab run --task <id|path> [--policy <spec>] [--tools <set>] [--action-format json|code|both]
-                  [--out <dir>]
+Usage: acilab run --task <id|path> [--instances FILE] [--policy <spec>] [--tools <set>]
+                  [--action-format json|code|both] [--out <dir>]
 
 Options:
 ${optionLines(RUN_OPTIONS)}
@@ -104,7 +109,7 @@ export function parseRunRequest(argv: string[], out: Out): RunRequest | "help" {
       `task "${values.task}" is a computer-use task, which "acilab run" does not drive — run "acilab cua --task ${values.task}"`,
       "run",
     );
-  const task = resolveTask(values.task);
+  const task = values.instances ? instanceById(values.instances, values.task) : resolveTask(values.task);
   if (task.kind === "coding" && format === "both")
     throw new UsageError("--action-format both compares formats on a tools task such as acme", "run");
   const maxSteps = numberOption(values["max-steps"], "max-steps", "run");
@@ -126,6 +131,23 @@ export function parseRunRequest(argv: string[], out: Out): RunRequest | "help" {
     rules,
     allowNet,
   };
+}
+
+/** Instance `id` of an instances file as a coding task; a wrong id names the ones there are. */
+function instanceById(file: string, id: string): Task {
+  let instances: Instance[];
+  try {
+    instances = loadInstances(file);
+  } catch (e) {
+    throw new UsageError(`--instances ${file}: ${e instanceof Error ? e.message : String(e)}`, "run");
+  }
+  const instance = instances.find((i) => i.instance_id === id);
+  if (!instance) {
+    const ids = instances.map((i) => i.instance_id);
+    const shown = ids.slice(0, 5).join(", ") + (ids.length > 5 ? ` and ${ids.length - 5} more` : "");
+    throw new UsageError(`no instance "${id}" in ${file} — it has ${shown}`, "run");
+  }
+  return taskFromInstance(instance, resolve(file));
 }
 
 /** Runs a coding task and prints its summary (or result.json); 130 when interrupted. */

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { detectTestSetup, pytestConfig, srcLayout } from "./detect.js";
+
+describe("srcLayout", () => {
+  it("finds the package under src/ when the root has none of that name", () => {
+    expect(srcLayout(["src/cachetools/__init__.py", "src/cachetools/keys.py", "tests/test_keys.py"])).toBe(
+      "cachetools",
+    );
+    expect(srcLayout(["src/single.py", "tests/test_single.py"])).toBe("single");
+    expect(srcLayout(["toolz/__init__.py", "toolz/tests/test_x.py"])).toBeUndefined();
+    // A src/ folder beside a root package of the same name is not the package.
+    expect(srcLayout(["pkg/__init__.py", "src/pkg/__init__.py"])).toBeUndefined();
+  });
+});
+
+describe("detectTestSetup", () => {
+  it("runs pytest with src/ on the path for a src layout, and plainly for a flat one", () => {
+    const files = ["pyproject.toml", "tox.ini", "src/humanize/__init__.py", "tests/test_time.py"];
+    const src = detectTestSetup("/r", files, undefined, {
+      "pyproject.toml": "[project]\n",
+      "tox.ini": "[pytest]\naddopts = -v\n",
+    });
+    // tox.ini holds pytest's settings here: naming pyproject.toml with -c would drop them.
+    expect(src.command.slice(-4)).toEqual(["-c", "tox.ini", "-o", "pythonpath=src"]);
+    expect(src.how).toContain("src layout (humanize)");
+    const bare = detectTestSetup("/r", ["src/pkg/__init__.py", "tests/test_pkg.py"]);
+    expect(bare.command).not.toContain("pythonpath=src");
+    expect(bare.how).toContain("install it in an environment");
+    const flat = detectTestSetup("/r", ["parse.py", "test_parse.py"]);
+    expect(flat.command).not.toContain("pythonpath=src");
+  });
+});
+
+describe("pytestConfig", () => {
+  it("takes the file pytest would read, in pytest's order, else any config file", () => {
+    const files = ["pyproject.toml", "setup.cfg", "tox.ini"];
+    expect(pytestConfig(files, { "setup.cfg": "[tool:pytest]\n" })).toBe("setup.cfg");
+    expect(
+      pytestConfig(files, { "pyproject.toml": "[tool.pytest.ini_options]\n", "tox.ini": "[pytest]\n" }),
+    ).toBe("pyproject.toml");
+    expect(pytestConfig([...files, "pytest.ini"], {})).toBe("pytest.ini");
+    expect(pytestConfig(files, {})).toBe("pyproject.toml");
+    expect(pytestConfig(["README.md"], {})).toBeUndefined();
+  });
+});

@@ -1,0 +1,44 @@
+/**
+ * A src-layout repository (`src/<package>/`, tests importing the package by name) mirrors with no
+ * install step: the test command puts src/ on pytest's path, and the instance grades elsewhere as is.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { mirror } from "./mirror.js";
+import { commitFiles, initRepo } from "./testing.js";
+import { runInstance } from "./verify.js";
+
+const scratch = mkdtempSync(join(tmpdir(), "acilab-mirror-src-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe("tasks mirror on a src layout", () => {
+  it("keeps the fix and its instance resolves with the gold patch, with no install", async () => {
+    const repo = join(scratch, "lib");
+    await initRepo(repo);
+    await commitFiles(
+      repo,
+      {
+        "pyproject.toml": '[project]\nname = "shapes"\n',
+        "src/shapes/__init__.py": "def area(w, h):\n    return w + h\n",
+      },
+      "initial",
+    );
+    await commitFiles(
+      repo,
+      {
+        "src/shapes/__init__.py": "def area(w, h):\n    return w * h\n",
+        "tests/test_area.py": "from shapes import area\n\n\ndef test_area():\n    assert area(2, 3) == 6\n",
+      },
+      "area: multiply",
+    );
+    const report = await mirror({ repo, out: join(scratch, "out", "t.jsonl") });
+    const [instance] = report.instances;
+    expect(report.candidates.map((c) => c.reason)).toEqual(["1 FAIL_TO_PASS, 0 PASS_TO_PASS"]);
+    if (!instance) throw new Error("no instance");
+    expect(instance.test_command).toContain("pythonpath=src");
+    const gold = await runInstance(instance, join(scratch, "out"), instance.patch);
+    expect(gold.statuses.get("tests/test_area.py::test_area")).toBe("PASSED");
+  });
+});
