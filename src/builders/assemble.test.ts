@@ -34,6 +34,14 @@ describe("why a test run gives nothing to use", () => {
     );
   });
 
+  it("names a conftest.py that does not import", () => {
+    const stderr =
+      "ImportError while loading conftest '/workspace/tests/conftest.py'.\ntests/conftest.py:3: in <module>\n    import simplejson\nE   ModuleNotFoundError: No module named 'simplejson'\n";
+    expect(collectionError(run("", stderr))).toBe(
+      "its test module tests/conftest.py does not import: ModuleNotFoundError: No module named 'simplejson'",
+    );
+  });
+
   it("shows stderr when stdout is empty: a usage error is not 'no output'", () => {
     const why = unusableRun(
       run("", "ERROR: usage: pytest [options]\npytest: error: unrecognized arguments: --cov\n"),
@@ -50,5 +58,9 @@ describe("why a test run gives nothing to use", () => {
       importCause("does not import: SyntaxError: Generator expression must be parenthesized", adds),
     ).toMatch(/the code without the fix does not run here/);
     expect(importCause("cannot import name 'Mapping' from 'collections'", adds)).toMatch(/does not run here/);
+    const gone = "FileNotFoundError: [Errno 2] No such file or directory: '/workspace/tests/toml-test/tests'";
+    expect(importCause(gone, adds, ["tests/toml-test"])).toBe(
+      " — tests/toml-test is a git submodule, and mirroring works on a clone without submodules' files",
+    );
   });
 });

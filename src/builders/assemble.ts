@@ -58,7 +58,10 @@ export function unusableRun(run: TestRun): string | undefined {
  */
 export function collectionError(run: Pick<TestRun, "log" | "stderr">): string | undefined {
   const text = stripAnsi(`${run.log}\n${run.stderr}`);
-  const file = /ERROR collecting (\S+)/.exec(text)?.[1];
+  // A conftest.py that does not import stops pytest before any module is collected (exit 4).
+  const file =
+    /ERROR collecting (\S+)/.exec(text)?.[1] ??
+    /ImportError while loading conftest '(?:\/workspace\/)?([^']+)'/.exec(text)?.[1];
   if (!file) return undefined;
   const cause = /^E\s+(\w*(?:Error|Exception)\b.*)$/m.exec(text)?.[1]?.trim();
   return `its test module ${file} does not import${cause ? `: ${cause.slice(0, 160)}` : ""}`;
@@ -69,13 +72,37 @@ export function collectionError(run: Pick<TestRun, "log" | "stderr">): string | 
  * API, not a bug), or the older code does not run on this interpreter (a syntax or stdlib change: an
  * environment with the interpreter of its time would run it).
  */
-export function importCause(error: string, sourcePatch: string): string {
+export function importCause(error: string, sourcePatch: string, submodules: readonly string[] = []): string {
+  // A path inside a git submodule: the clone has the submodule's folder, not its files.
+  const missing = /No such file or directory: '\/workspace\/([^']+)'/.exec(error)?.[1];
+  const submodule = missing && submodules.find((m) => missing === m || missing.startsWith(`${m}/`));
+  if (submodule)
+    return ` — ${submodule} is a git submodule, and mirroring works on a clone without submodules' files`;
   const name = /cannot import name '(\w+)'/.exec(error)?.[1];
   const defines = name
     ? new RegExp(`^\\+\\s*(?:(?:async\\s+)?def|class)\\s+${name}\\b|^\\+${name}\\s*=`, "m")
     : null;
   if (name && defines?.test(sourcePatch)) return ` — the fix adds ${name}: a new API rather than a bug fix`;
   return " — the code without the fix does not run here (this interpreter or its dependencies are newer than it)";
+}
+
+/** The paths of the repository's git submodules, from .gitmodules (empty when it has none). */
+export async function submodulePaths(work: WorkRepo): Promise<string[]> {
+  try {
+    const out = await work.git([
+      "config",
+      "--file",
+      ".gitmodules",
+      "--get-regexp",
+      "^submodule\\..*\\.path$",
+    ]);
+    return out
+      .split("\n")
+      .map((l) => l.split(" ").slice(1).join(" ").trim())
+      .filter(Boolean);
+  } catch {
+    return [];
+  }
 }
 
 /** Delete AGENTS.md / CLAUDE.md anywhere in the working tree. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detectTestSetup, pytestConfig, srcLayout } from "./detect.js";
+import { detectTestSetup, pytestConfig, srcLayout, withoutCoverage } from "./detect.js";
 
 describe("srcLayout", () => {
   it("finds the package under src/ when the root has none of that name", () => {
@@ -41,5 +41,32 @@ describe("pytestConfig", () => {
     expect(pytestConfig([...files, "pytest.ini"], {})).toBe("pytest.ini");
     expect(pytestConfig(files, {})).toBe("pyproject.toml");
     expect(pytestConfig(["README.md"], {})).toBeUndefined();
+  });
+});
+
+describe("withoutCoverage", () => {
+  it("drops pytest-cov's options from an ini addopts and keeps the rest", () => {
+    const ini =
+      "[pytest]\naddopts = --cov=parse --cov-report=term-missing --cov-append --cov-branch --doctest-modules --doctest-glob=README.rst\n";
+    expect(withoutCoverage([".pytest.ini"], { ".pytest.ini": ini })).toBe(
+      "--doctest-modules --doctest-glob=README.rst",
+    );
+    const continued = "[tool:pytest]\naddopts =\n    -v\n    --cov mypkg\n    --cov-report term\n";
+    expect(withoutCoverage(["setup.cfg"], { "setup.cfg": continued })).toBe("-v mypkg");
+  });
+
+  it("reads TOML strings and lists, and leaves a config without coverage alone", () => {
+    const list = '[tool.pytest.ini_options]\naddopts = [ "--color=yes", "--cov", "--cov-report=xml" ]\n';
+    expect(withoutCoverage(["pyproject.toml"], { "pyproject.toml": list })).toBe("--color=yes");
+    const plain = '[tool.pytest.ini_options]\naddopts = "-v --tb=short"\n';
+    expect(withoutCoverage(["pyproject.toml"], { "pyproject.toml": plain })).toBeUndefined();
+  });
+
+  it("puts the rest back through -o addopts in the test command", () => {
+    const ini = "[pytest]\naddopts = --cov=parse --doctest-modules\n";
+    const setup = detectTestSetup("/r", [".pytest.ini", "parse.py", "tests/test_parse.py"], undefined, {
+      ".pytest.ini": ini,
+    });
+    expect(setup.command.slice(-2)).toEqual(["-o", "addopts=--doctest-modules"]);
   });
 });

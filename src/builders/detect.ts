@@ -65,6 +65,7 @@ export function detectTestSetup(
     // package from the working tree, as an editable install would, with no install step. pytest 7.2
     // reads `-o pythonpath` only with a config file, so the one that holds its settings is named.
     const onPath = src && config ? ["-c", config, "-o", "pythonpath=src"] : [];
+    const addopts = withoutCoverage(files, configs);
     const layout = !src
       ? ""
       : config
@@ -73,9 +74,9 @@ export function detectTestSetup(
     return {
       language: "python",
       logParser: "pytest",
-      command: [...PYTEST, ...onPath],
+      command: [...PYTEST, ...onPath, ...(addopts === undefined ? [] : ["-o", `addopts=${addopts}`])],
       testFiles: py,
-      how: `pytest: ${py.length} Python test module(s)${layout}`,
+      how: `pytest: ${py.length} Python test module(s)${layout}${addopts === undefined ? "" : "; coverage options dropped from addopts"}`,
     };
   }
   if (hasPackageJson && nodeTests.length > 0) {
@@ -97,6 +98,7 @@ export function detectTestSetup(
 /** Files pytest reads its settings from, in its own order, with the section that makes each one count. */
 const PYTEST_CONFIGS: readonly [string, RegExp | null][] = [
   ["pytest.ini", null],
+  [".pytest.ini", null],
   ["pyproject.toml", /^\[tool\.pytest\.ini_options\]/m],
   ["tox.ini", /^\[pytest\]/m],
   ["setup.cfg", /^\[tool:pytest\]/m],
@@ -117,6 +119,45 @@ export function pytestConfig(
   return ["pyproject.toml", "setup.cfg", "tox.ini"].find((name) => files.includes(name));
 }
 
+/** Options of pytest-cov that take their value as the next argument. */
+const COV_WITH_VALUE = new Set(["--cov-report", "--cov-config", "--cov-fail-under", "--cov-context"]);
+
+/**
+ * The config's `addopts` without pytest-cov's options, when it has any (else undefined): coverage
+ * says nothing about a fix, and `--cov` on a machine without pytest-cov is a usage error that stops
+ * every run. Handles ini (`addopts = …`, continued on indented lines) and TOML (a string or a list).
+ */
+export function withoutCoverage(
+  files: readonly string[],
+  configs: Readonly<Record<string, string>>,
+): string | undefined {
+  const name = pytestConfig(files, configs);
+  const text = name ? (configs[name] ?? "") : "";
+  let raw: string | undefined;
+  const toml = /^addopts\s*=\s*(\[[\s\S]*?\]|"[^"]*"|'[^']*')/m.exec(text);
+  if (name === "pyproject.toml" && toml?.[1]) {
+    raw = toml[1].startsWith("[")
+      ? [...toml[1].matchAll(/"([^"]*)"|'([^']*)'/g)].map((m) => m[1] ?? m[2]).join(" ")
+      : toml[1].slice(1, -1);
+  } else {
+    const ini = /^addopts\s*=\s*(.*(?:\n[ \t]+.*)*)/m.exec(text);
+    raw = ini?.[1]?.replace(/\s+/g, " ").trim();
+  }
+  if (!raw || !/(^|\s)--(no-)?cov/.test(raw)) return undefined;
+  const tokens = raw.split(/\s+/).filter(Boolean);
+  const kept: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i] as string;
+    if (!/^--(no-)?cov/.test(t)) {
+      kept.push(t);
+      continue;
+    }
+    const next = tokens[i + 1];
+    if (!t.includes("=") && COV_WITH_VALUE.has(t) && next !== undefined && !next.startsWith("-")) i++;
+  }
+  return kept.join(" ");
+}
+
 /**
  * The package of a src layout (`src/<pkg>/__init__.py`, or `src/<module>.py`) when the root has no
  * package of that name; undefined for a flat layout.
@@ -134,10 +175,14 @@ export function testArgv(setup: Pick<TestSetup, "command">, files: readonly stri
 }
 
 /** Detect the test setup of the repository at `repo` from the files its HEAD tracks. */
-export async function detectRepo(repo: string, override?: TestCommandOverride): Promise<TestSetup> {
+export async function detectRepo(
+  repo: string,
+  override?: TestCommandOverride,
+  rev = "HEAD",
+): Promise<TestSetup> {
   let listing: string;
   try {
-    listing = await git(repo, ["ls-tree", "-r", "--name-only", "-z", "HEAD"]);
+    listing = await git(repo, ["ls-tree", "-r", "--name-only", "-z", rev]);
   } catch (err) {
     throw new Error(
       `cannot read ${repo} as a git repository with a commit (${(err as Error).message.split("\n")[0]}) — give --repo a git checkout`,
@@ -146,6 +191,6 @@ export async function detectRepo(repo: string, override?: TestCommandOverride): 
   const files = listing.split("\0").filter(Boolean);
   const configs: Record<string, string> = {};
   for (const [name] of PYTEST_CONFIGS)
-    if (files.includes(name)) configs[name] = await git(repo, ["show", `HEAD:${name}`]).catch(() => "");
+    if (files.includes(name)) configs[name] = await git(repo, ["show", `${rev}:${name}`]).catch(() => "");
   return detectTestSetup(repo, files, override, configs);
 }

@@ -41,4 +41,39 @@ describe("tasks mirror on a src layout", () => {
     const gold = await runInstance(instance, join(scratch, "out"), instance.patch);
     expect(gold.statuses.get("tests/test_area.py::test_area")).toBe("PASSED");
   });
+
+  it("reads the test settings of the commit it mirrors at, not HEAD's", async () => {
+    const repo = join(scratch, "moved");
+    await initRepo(repo);
+    await commitFiles(
+      repo,
+      { "setup.cfg": "[metadata]\nname = calc\n", "src/calc/__init__.py": "def neg(x):\n    return x\n" },
+      "initial",
+    );
+    const fix = await commitFiles(
+      repo,
+      {
+        "src/calc/__init__.py": "def neg(x):\n    return -x\n",
+        "tests/test_neg.py": "from calc import neg\n\n\ndef test_neg():\n    assert neg(2) == -2\n",
+      },
+      "neg: negate",
+    );
+    // Later: packaging moves to pyproject.toml and the function is rewritten, so HEAD cannot take the fix.
+    await commitFiles(
+      repo,
+      {
+        "setup.cfg": null,
+        "pyproject.toml": '[project]\nname = "calc"\n',
+        "src/calc/__init__.py": "def neg(x):\n    return 0 - x\n",
+      },
+      "modernize",
+    );
+    const report = await mirror({ repo, out: join(scratch, "moved-out", "t.jsonl") });
+    const kept = report.candidates.find((c) => c.sha === fix);
+    expect(kept?.reason).toBe(
+      "1 FAIL_TO_PASS, 0 PASS_TO_PASS, at the fix (its source part no longer reverse-applies at HEAD)",
+    );
+    const [instance] = report.instances;
+    expect(instance?.test_command).toEqual(expect.arrayContaining(["-c", "setup.cfg"]));
+  });
 });

@@ -8,6 +8,7 @@ import {
   hideFailing,
   importCause,
   splitTests,
+  submodulePaths,
   unusableRun,
   writeInstances,
 } from "./assemble.js";
@@ -140,6 +141,24 @@ async function mirrorFix(
     : { reason: `${atHead.reason}; at the fix: ${atFix.reason}` };
 }
 
+const setupsAt = new WeakMap<WorkRepo, Map<string, TestSetup>>();
+
+/** The test setup at `rev`: as detected for HEAD when it was given by hand (--test-command). */
+async function setupAt(work: WorkRepo, head: TestSetup, rev: string): Promise<TestSetup> {
+  if (head.how.startsWith("--test-command")) return head;
+  let cache = setupsAt.get(work);
+  if (!cache) {
+    cache = new Map();
+    setupsAt.set(work, cache);
+  }
+  let found = cache.get(rev);
+  if (!found) {
+    found = await detectRepo(work.dir, undefined, rev).catch(() => head);
+    cache.set(rev, found);
+  }
+  return found;
+}
+
 /**
  * The fix mirrored on commit `rev`: its source part undone there, its test files run with and without
  * it. `retry` marks the reasons that belong to `rev` rather than to the fix (the fix's own commit may
@@ -155,6 +174,8 @@ async function mirrorAt(
 ): Promise<Decision | { reason: string; retry: true }> {
   const where = rev === work.head ? "HEAD" : "the fix";
   await work.checkout(rev);
+  // The repository's layout and test settings may have changed since: detect them as they were.
+  if (rev !== work.head) setup = await setupAt(work, setup, rev);
   const present = new Set(await work.files());
   const testFiles = fix.testFiles.filter(
     (f) => present.has(f) && isTestModule(f) && languageOf(f) !== undefined,
@@ -180,7 +201,9 @@ async function mirrorAt(
   // cannot trust a base whose run stopped at collection (hardened rules reject that log).
   const brokenImport = collectionError(broken);
   if (brokenImport)
-    return { reason: `with the fix undone ${brokenImport}${importCause(brokenImport, sourcePatch)}` };
+    return {
+      reason: `with the fix undone ${brokenImport}${importCause(brokenImport, sourcePatch, await submodulePaths(work))}`,
+    };
   const split = splitTests(good, broken);
   if (split.f2p.length === 0) {
     const collection = collectionError(good) ?? collectionError(broken);
