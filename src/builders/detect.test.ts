@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { detectTestSetup, pytestConfig, srcLayout, withoutCoverage } from "./detect.js";
+import { detectTestSetup, srcLayout } from "./detect.js";
+import { pytestConfig, shellSplit, withoutCoverage } from "./pytest-config.js";
 
 describe("srcLayout", () => {
   it("finds the package under src/ when the root has none of that name", () => {
@@ -51,13 +52,21 @@ describe("withoutCoverage", () => {
     expect(withoutCoverage([".pytest.ini"], { ".pytest.ini": ini })).toBe(
       "--doctest-modules --doctest-glob=README.rst",
     );
-    const continued = "[tool:pytest]\naddopts =\n    -v\n    --cov mypkg\n    --cov-report term\n";
-    expect(withoutCoverage(["setup.cfg"], { "setup.cfg": continued })).toBe("-v mypkg");
+    // Continuation lines, a comment among them, `--cov PKG` with its value apart, another section first.
+    const continued =
+      "[flake8]\naddopts = --nope\n\n[tool:pytest]\naddopts =\n    -v\n    # coverage\n    --cov mypkg\n    --cov-report term\n    -ra\n";
+    expect(withoutCoverage(["setup.cfg"], { "setup.cfg": continued })).toBe("-v -ra");
   });
 
   it("reads TOML strings and lists, and leaves a config without coverage alone", () => {
-    const list = '[tool.pytest.ini_options]\naddopts = [ "--color=yes", "--cov", "--cov-report=xml" ]\n';
-    expect(withoutCoverage(["pyproject.toml"], { "pyproject.toml": list })).toBe("--color=yes");
+    const list =
+      '[tool.pytest.ini_options]\naddopts = [ "--color=yes", "--cov", "--cov-report=xml", "-m", "not slow", "--deselect=t.py::x[1]", "-p", "pytest_cov" ]\n';
+    const kept = withoutCoverage(["pyproject.toml"], { "pyproject.toml": list });
+    expect(kept).toBe("--color=yes -m 'not slow' '--deselect=t.py::x[1]'");
+    // Joined as a shell would, it splits back into the same arguments (pytest uses shlex).
+    expect(shellSplit(kept ?? "")).toEqual(["--color=yes", "-m", "not slow", "--deselect=t.py::x[1]"]);
+    const triple = '[tool.pytest.ini_options]\naddopts = """\n--cov=pkg\n-q\n"""\n';
+    expect(withoutCoverage(["pyproject.toml"], { "pyproject.toml": triple })).toBe("-q");
     const plain = '[tool.pytest.ini_options]\naddopts = "-v --tb=short"\n';
     expect(withoutCoverage(["pyproject.toml"], { "pyproject.toml": plain })).toBeUndefined();
   });

@@ -2,6 +2,7 @@ import type { LogParserName } from "../parsers/index.js";
 import { resolvePlaceholders } from "../tasks/index.js";
 import { git } from "../workspace/index.js";
 import { type BuilderLanguage, isTestModule, languageOf } from "./paths.js";
+import { PYTEST_CONFIGS, pytestConfig, withoutCoverage } from "./pytest-config.js";
 
 /** How a repository's tests run: an argv prefix the test files are appended to, and how to read the log. */
 export interface TestSetup {
@@ -13,6 +14,8 @@ export interface TestSetup {
   testFiles: string[];
   /** One line for a person: what was detected and why. */
   how: string;
+  /** Given by hand (--test-command): the same at every commit. */
+  overridden?: boolean;
 }
 
 export interface TestCommandOverride {
@@ -56,6 +59,7 @@ export function detectTestSetup(
       command: ["bash", "-c", `${override.command} "$@"`, "run_tests"],
       testFiles: language === "python" ? py : nodeTests,
       how: `--test-command given (log parser ${parser})`,
+      overridden: true,
     };
   }
   if (pythonWins) {
@@ -93,69 +97,6 @@ export function detectTestSetup(
     `no test command found in ${repoDir}: no Python test modules (test_*.py, *_test.py) and no package.json ` +
       'with *.test.ts/*.test.js files — pass --test-command "…" (test files are appended as arguments) and --log-parser pytest|node-tap',
   );
-}
-
-/** Files pytest reads its settings from, in its own order, with the section that makes each one count. */
-const PYTEST_CONFIGS: readonly [string, RegExp | null][] = [
-  ["pytest.ini", null],
-  [".pytest.ini", null],
-  ["pyproject.toml", /^\[tool\.pytest\.ini_options\]/m],
-  ["tox.ini", /^\[pytest\]/m],
-  ["setup.cfg", /^\[tool:pytest\]/m],
-];
-
-/**
- * The config file pytest would take its settings from (the first holding its section, as pytest looks),
- * else any of them that exists — pyproject.toml first — so `-c` does not drop settings pytest would read.
- */
-export function pytestConfig(
-  files: readonly string[],
-  configs: Readonly<Record<string, string>>,
-): string | undefined {
-  const withSection = PYTEST_CONFIGS.find(
-    ([name, section]) => files.includes(name) && (section === null || section.test(configs[name] ?? "")),
-  );
-  if (withSection) return withSection[0];
-  return ["pyproject.toml", "setup.cfg", "tox.ini"].find((name) => files.includes(name));
-}
-
-/** Options of pytest-cov that take their value as the next argument. */
-const COV_WITH_VALUE = new Set(["--cov-report", "--cov-config", "--cov-fail-under", "--cov-context"]);
-
-/**
- * The config's `addopts` without pytest-cov's options, when it has any (else undefined): coverage
- * says nothing about a fix, and `--cov` on a machine without pytest-cov is a usage error that stops
- * every run. Handles ini (`addopts = …`, continued on indented lines) and TOML (a string or a list).
- */
-export function withoutCoverage(
-  files: readonly string[],
-  configs: Readonly<Record<string, string>>,
-): string | undefined {
-  const name = pytestConfig(files, configs);
-  const text = name ? (configs[name] ?? "") : "";
-  let raw: string | undefined;
-  const toml = /^addopts\s*=\s*(\[[\s\S]*?\]|"[^"]*"|'[^']*')/m.exec(text);
-  if (name === "pyproject.toml" && toml?.[1]) {
-    raw = toml[1].startsWith("[")
-      ? [...toml[1].matchAll(/"([^"]*)"|'([^']*)'/g)].map((m) => m[1] ?? m[2]).join(" ")
-      : toml[1].slice(1, -1);
-  } else {
-    const ini = /^addopts\s*=\s*(.*(?:\n[ \t]+.*)*)/m.exec(text);
-    raw = ini?.[1]?.replace(/\s+/g, " ").trim();
-  }
-  if (!raw || !/(^|\s)--(no-)?cov/.test(raw)) return undefined;
-  const tokens = raw.split(/\s+/).filter(Boolean);
-  const kept: string[] = [];
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i] as string;
-    if (!/^--(no-)?cov/.test(t)) {
-      kept.push(t);
-      continue;
-    }
-    const next = tokens[i + 1];
-    if (!t.includes("=") && COV_WITH_VALUE.has(t) && next !== undefined && !next.startsWith("-")) i++;
-  }
-  return kept.join(" ");
 }
 
 /**

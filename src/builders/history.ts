@@ -24,16 +24,18 @@ export interface FixCommit extends CommitChange {
  * brought in over its first parent, as SWE-bench takes a merged pull request: projects that merge
  * every change have almost nothing on the first-parent line but merges.
  */
-export async function recentCommits(work: WorkRepo, max: number, from = "HEAD"): Promise<CommitChange[]> {
+export async function recentCommits(work: WorkRepo, max: number): Promise<CommitChange[]> {
   const out = await work.git([
     "log",
     "--first-parent",
-    "--diff-merges=first-parent",
+    // With --first-parent, -m shows a merge's diff against its first parent only (git ≥ 1.8; the
+    // newer spelling --diff-merges=first-parent needs git ≥ 2.31).
+    "-m",
     "--no-renames",
     `--max-count=${max}`,
     "--numstat",
     "--format=%x00%H%x09%cI%x09%P%x09%s",
-    from,
+    "HEAD",
   ]);
   const commits: CommitChange[] = [];
   for (const chunk of out.split("\0").slice(1)) {
@@ -49,8 +51,20 @@ export async function recentCommits(work: WorkRepo, max: number, from = "HEAD"):
   return commits;
 }
 
+/**
+ * A merge that brings the main line into a side line ("Merge branch 'master' of …"): on the first-parent
+ * line its first-parent diff is everyone else's work since the branch split, not one change.
+ */
+function mergesMainIn(commit: CommitChange): boolean {
+  return (
+    commit.merge &&
+    /^Merge (?:remote-tracking )?branch '(?:origin\/)?(?:master|main|develop|trunk)'/.test(commit.subject)
+  );
+}
+
 /** The commit as a fix (changes tests and source), or undefined for everything else. */
 export function asFix(commit: CommitChange): FixCommit | undefined {
+  if (mergesMainIn(commit)) return undefined;
   const sourceFiles = commit.files.filter((f) => isSourcePath(f.path));
   const testFiles = commit.files.filter((f) => isTestPath(f.path));
   if (sourceFiles.length === 0 || testFiles.length === 0) return undefined;

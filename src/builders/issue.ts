@@ -160,7 +160,9 @@ function reproduction(body: string, language: IssueInput["language"], failingLin
     lines = lines.slice(endAt + 1);
   }
   if (lines.length <= MAX_REPRO_LINES) return lines;
-  const at = failingLine ? lines.findIndex((l) => l.trim() === failingLine.trim()) : -1;
+  // The last line that reads like it: pytest points at the statement that raised, and an earlier
+  // identical line passed (or the traceback would have pointed at it).
+  const at = failingLine ? lines.findLastIndex((l) => l.trim() === failingLine.trim()) : -1;
   if (at < MAX_REPRO_LINES) return [...lines.slice(0, MAX_REPRO_LINES), "..."];
   const tail = REPRO_TAIL_LINES;
   return [...lines.slice(0, MAX_REPRO_LINES - tail - 1), "...", ...lines.slice(at - tail + 1, at + 1)];

@@ -41,6 +41,10 @@ export interface MirrorOptions {
   maxCommits?: number;
   maxSrcLines?: number;
   base?: MirrorBase;
+  /** Decide at most this many fix candidates, newest first (all by default). */
+  maxCandidates?: number;
+  /** Per test run; a run past it is a timeout (default BUILDER_TEST_TIMEOUT_MS). */
+  testTimeoutMs?: number;
   testCommand?: TestCommandOverride;
   backend?: BackendChoice;
   /** Told about each candidate as it is decided. */
@@ -77,18 +81,35 @@ export interface BuildReport {
 export async function mirror(options: MirrorOptions): Promise<BuildReport> {
   const maxSrc = options.maxSrcLines ?? DEFAULT_MAX_SRC_LINES;
   const setup = await detectRepo(options.repo, options.testCommand);
-  const work = await WorkRepo.create(options.repo, setup.language, options.backend);
+  const work = await WorkRepo.create(options.repo, setup.language, options.backend, options.testTimeoutMs);
   const warnings = work.warning ? [work.warning] : [];
   try {
     const commits = await recentCommits(work, options.maxCommits ?? DEFAULT_MAX_COMMITS);
-    const fixes = commits.map(asFix).filter((c): c is FixCommit => c !== undefined);
+    const fixes = commits
+      .map(asFix)
+      .filter((c): c is FixCommit => c !== undefined)
+      .slice(0, options.maxCandidates ?? Number.POSITIVE_INFINITY);
     options.onPlan?.(fixes.length);
     const candidates: CandidateOutcome[] = [];
     const instances: Instance[] = [];
     const headRuns = new Map<string, TestRun>();
     const repoName = basename(options.repo.replace(/\/+$/, "")).replace(/\.git$/, "");
     for (const fix of fixes) {
-      const decided = await mirrorFix(work, setup, fix, maxSrc, repoName, headRuns, options.base ?? "auto");
+      // One candidate the harness cannot handle (a tree git refuses to check out, a runner that
+      // crashes) is that candidate's reason, never the end of the mirror.
+      const decided = await mirrorFix(
+        work,
+        setup,
+        fix,
+        maxSrc,
+        repoName,
+        headRuns,
+        options.base ?? "auto",
+      ).catch(
+        (e: unknown): Decision => ({
+          reason: `the builder failed on it: ${(e instanceof Error ? e.message : String(e)).split("\n")[0]}`,
+        }),
+      );
       const outcome: CandidateOutcome = {
         sha: fix.sha,
         subject: fix.subject,
@@ -145,7 +166,7 @@ const setupsAt = new WeakMap<WorkRepo, Map<string, TestSetup>>();
 
 /** The test setup at `rev`: as detected for HEAD when it was given by hand (--test-command). */
 async function setupAt(work: WorkRepo, head: TestSetup, rev: string): Promise<TestSetup> {
-  if (head.how.startsWith("--test-command")) return head;
+  if (head.overridden) return head;
   let cache = setupsAt.get(work);
   if (!cache) {
     cache = new Map();
@@ -187,11 +208,12 @@ async function mirrorAt(
     return { reason: `its source part no longer reverse-applies at ${where}`, retry: true };
   const broken = await work.runTests(setup, testFiles);
   await work.reset();
-  const key = `${rev}\0${testFiles.join("\0")}`;
-  let good = runs.get(key);
+  // Runs at HEAD are shared by every fix of the same test files; a fix's own commit is used once.
+  const key = testFiles.join("\0");
+  let good = rev === work.head ? runs.get(key) : undefined;
   if (!good) {
     good = await work.runTests(setup, testFiles);
-    runs.set(key, good);
+    if (rev === work.head) runs.set(key, good);
   }
   const bad = unusableRun(good);
   if (bad) return { reason: `its tests do not run at ${where}: ${bad}`, retry: true };

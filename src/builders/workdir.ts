@@ -35,9 +35,16 @@ export class WorkRepo {
     private readonly scratch: string,
     private readonly sandbox: Sandbox,
     readonly warning: string | undefined,
+    /** How long one test run may take before it counts as timed out. */
+    readonly testTimeoutMs: number,
   ) {}
 
-  static async create(repoPath: string, language: TestSetup["language"], backend?: BackendChoice) {
+  static async create(
+    repoPath: string,
+    language: TestSetup["language"],
+    backend?: BackendChoice,
+    testTimeoutMs = BUILDER_TEST_TIMEOUT_MS,
+  ) {
     // mkdtemp makes 0700 folders; the sandbox user must be able to reach the clone below it.
     const scratch = realpathSync(mkdtempSync(join(tmpdir(), "acilab-build-")));
     chmodSync(scratch, 0o755);
@@ -47,7 +54,7 @@ export class WorkRepo {
       await git(scratch, ["clone", "-q", "--shared", "--no-tags", realpathSync(repoPath), dir]);
       const head = (await git(dir, ["rev-parse", "HEAD"])).trim();
       const { sandbox, warning } = await openTaskSandbox({ language }, dir, backend);
-      return new WorkRepo(dir, head, scratch, sandbox, warning);
+      return new WorkRepo(dir, head, scratch, sandbox, warning, testTimeoutMs);
     } catch (err) {
       rmSync(scratch, { recursive: true, force: true });
       throw err;
@@ -70,7 +77,8 @@ export class WorkRepo {
   /** Move the working tree to `rev` (detached), clean: later resets come back to it. */
   async checkout(rev: string): Promise<void> {
     await this.git(["checkout", "-q", "--force", "--detach", rev]);
-    await this.git(["clean", "-q", "-fd"]);
+    // Ignored files too: what one commit's runs generated must not reach another commit's.
+    await this.git(["clean", "-q", "-fdx"]);
   }
 
   /** Back to the checked-out commit: tracked files restored, untracked ones removed (ignored ones, e.g. installed deps, kept). */
@@ -96,7 +104,7 @@ export class WorkRepo {
   async runTests(
     setup: TestSetup,
     files: readonly string[],
-    timeoutMs = BUILDER_TEST_TIMEOUT_MS,
+    timeoutMs = this.testTimeoutMs,
   ): Promise<TestRun> {
     const started = performance.now();
     const run = await this.sandbox.exec({

@@ -25,14 +25,31 @@ beforeAll(async () => {
     },
     "inc: add one",
   );
+  await commitFiles(
+    repo,
+    {
+      "dec.py": "def dec(x):\n    return x - 1\n",
+      "tests/test_dec.py": "from dec import dec\n\n\ndef test_dec():\n    assert dec(1) == 0\n",
+    },
+    "dec: new",
+  );
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-async function mirrorWith(tty: boolean) {
+async function mirrorWith(tty: boolean, ...more: string[]) {
   const lines: string[] = [];
   const raw: string[] = [];
   const code = await tasksBuildCommand(
-    ["mirror", "--repo", repo, "--out", join(scratch, `out-${tty}`, "t.jsonl"), "--base", "head"],
+    [
+      "mirror",
+      "--repo",
+      repo,
+      "--out",
+      join(scratch, `out-${tty}-${more.length}`, "t.jsonl"),
+      "--base",
+      "head",
+      ...more,
+    ],
     () => undefined,
     (l) => lines.push(l),
     { tty, write: (t) => raw.push(t) },
@@ -44,7 +61,7 @@ describe("tasks mirror's progress", () => {
   it("numbers each candidate's line where nothing can be redrawn", async () => {
     const { code, lines } = await mirrorWith(false);
     expect(code).toBe(0);
-    expect(lines.find((l) => l.startsWith("[1/1] kept "))).toMatch(
+    expect(lines.find((l) => l.startsWith("[2/2] kept "))).toMatch(
       /inc: add one — 1 FAIL_TO_PASS, 0 PASS_TO_PASS$/,
     );
   });
@@ -52,7 +69,28 @@ describe("tasks mirror's progress", () => {
   it("draws a bar with the count and how many were kept on a terminal", async () => {
     const { code, raw } = await mirrorWith(true);
     expect(code).toBe(0);
-    expect(raw.join("")).toMatch(/mirroring 1\/1 ▕█+▏ kept 1 · errors 0 · \d+:\d\d elapsed/);
+    expect(raw.join("")).toMatch(/mirroring 2\/2 ▕█+▏ kept 1 · errors 0 · \d+:\d\d elapsed/);
+  });
+
+  it("decides only the newest --max-candidates", async () => {
+    const { lines } = await mirrorWith(false, "--max-candidates", "1");
+    expect(lines.filter((l) => /^\[\d+\/\d+\]/.test(l))).toEqual([
+      expect.stringMatching(/^\[1\/1\] (kept|skipped) +\w+ dec: new — /),
+    ]);
+  });
+
+  it("refuses a --max-candidates or --test-timeout that is not above 0", async () => {
+    for (const bad of [
+      ["--max-candidates", "0"],
+      ["--test-timeout", "0"],
+    ])
+      await expect(
+        tasksBuildCommand(
+          ["mirror", "--repo", repo, ...bad],
+          () => undefined,
+          () => undefined,
+        ),
+      ).rejects.toThrow(`${bad[0]} must be a number above 0`);
   });
 
   it("refuses an unknown --base", async () => {

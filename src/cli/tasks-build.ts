@@ -59,6 +59,8 @@ export async function tasksBuildCommand(
       maxCommits: numberOption(values["max-commits"], "max-commits", command),
       maxSrcLines: numberOption(values["max-src-lines"], "max-src-lines", command),
       base: base as MirrorBase,
+      ...positive("max-candidates", values["max-candidates"], command, (n) => ({ maxCandidates: n })),
+      ...positive("test-timeout", values["test-timeout"], command, (n) => ({ testTimeoutMs: n * 1000 })),
     });
   } else {
     const command = "tasks synth";
@@ -81,6 +83,19 @@ export async function tasksBuildCommand(
 }
 
 /** The shared options, checked: a bad one is a usage error before any test runs. */
+/** A positive number option as the options it sets; absent → nothing; anything else is a usage error. */
+function positive<T>(
+  name: string,
+  raw: string | undefined,
+  command: string,
+  set: (n: number) => T,
+): T | object {
+  const n = numberOption(raw, name, command);
+  if (n === undefined) return {};
+  if (!(n > 0)) throw new UsageError(`--${name} must be a number above 0, got ${raw}`, command);
+  return set(n);
+}
+
 function buildOptions(values: BuildValues, command: string, err: Out, io: ProgressIo) {
   if (!values.repo) throw new UsageError("--repo PATH is required (a git repository with tests)", command);
   const parser = values["log-parser"];

@@ -123,6 +123,18 @@ export const TASKS_MIRROR_OPTIONS = {
     help: "the most source lines a fix may change",
     default: String(DEFAULT_MAX_SRC_LINES),
   },
+  "max-candidates": {
+    type: "string",
+    value: "N",
+    help: "decide at most N fix candidates, newest first",
+    defaultHelp: "all of them",
+  },
+  "test-timeout": {
+    type: "string",
+    value: "S",
+    help: "seconds one test run may take (a hang past it is a timeout, and the fix is skipped)",
+    default: "120",
+  },
   base: {
     type: "string",
     value: "<auto|head|fix>",
@@ -136,7 +148,8 @@ const BUILD_NOTE = `Skipped candidates are listed with a one-line reason each. T
 
 export const TASKS_MIRROR_HELP = `acilab tasks mirror — build SWE-bench instances from a git repository's fix commits
 
-Usage: acilab tasks mirror --repo PATH [--max-commits N] [--max-src-lines N] [--base auto|head|fix] [--out FILE]
+Usage: acilab tasks mirror --repo PATH [--max-commits N] [--max-src-lines N] [--max-candidates N]
+                           [--test-timeout S] [--base auto|head|fix] [--out FILE]
 
 Options:
 ${optionLines(TASKS_MIRROR_OPTIONS)}

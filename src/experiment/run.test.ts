@@ -27,6 +27,18 @@ function tempDir(): string {
   return dir;
 }
 
+/** The built-in median-even exported as an instance (DIR/exported/one.jsonl) with these setup_commands. */
+async function exportedMedianEven(dir: string, setup: string[]) {
+  const exported = join(dir, "exported");
+  expect((await runCli(["tasks", "export", "--out", join(exported, "all.jsonl")])).code).toBe(0);
+  const line = readFileSync(join(exported, "all.jsonl"), "utf8")
+    .split("\n")
+    .find((l) => l.includes('"instance_id":"median-even"'));
+  const instance = { ...JSON.parse(line ?? "{}"), setup_commands: setup };
+  writeFileSync(join(exported, "one.jsonl"), `${JSON.stringify(instance)}\n`);
+  return { exported, instance };
+}
+
 function experiment(text: string, catalog: readonly TaskRef[] = builtinCatalog()): LoadedExperiment {
   return checkExperiment("exp.yaml", join(tmpdir(), "exp.yaml"), text, catalog);
 }
@@ -195,14 +207,8 @@ tasks: [exported-1, acme]
 
   it("runs a coding task from an instances file: its repository, tests and setup as the file says", async () => {
     const dir = tempDir();
-    const exported = join(dir, "exported");
-    expect((await runCli(["tasks", "export", "--out", join(exported, "all.jsonl")])).code).toBe(0);
     // One instance of the export, with a setup line the agent's sandbox and the grader both run.
-    const line = readFileSync(join(exported, "all.jsonl"), "utf8")
-      .split("\n")
-      .find((l) => l.includes('"instance_id":"median-even"'));
-    const instance = { ...JSON.parse(line ?? "{}"), setup_commands: ["echo ready > .setup-ran"] };
-    writeFileSync(join(exported, "one.jsonl"), `${JSON.stringify(instance)}\n`);
+    const { exported, instance } = await exportedMedianEven(dir, ["echo ready > .setup-ran"]);
     const script = join(builtinTasksDir(), "median-even", "script.json");
     // The agent looks for what setup wrote, then gives up: it must find it (setup ran in its sandbox).
     const look = join(exported, "look.json");
@@ -245,17 +251,10 @@ tasks: [{ instances: one.jsonl }]
 
   it("keeps setup's change to a file the agent also edits in the patch, and says so in the grade", async () => {
     const dir = tempDir();
-    const exported = join(dir, "exported");
-    expect((await runCli(["tasks", "export", "--out", join(exported, "all.jsonl")])).code).toBe(0);
-    const line = readFileSync(join(exported, "all.jsonl"), "utf8")
-      .split("\n")
-      .find((l) => l.includes('"instance_id":"median-even"'));
     // Setup appends to the very file the reference script fixes.
-    const setup = "printf '\\n# added by setup\\n' >> textstats/core.py";
-    writeFileSync(
-      join(exported, "one.jsonl"),
-      `${JSON.stringify({ ...JSON.parse(line ?? "{}"), setup_commands: [setup] })}\n`,
-    );
+    const { exported } = await exportedMedianEven(dir, [
+      "printf '\\n# added by setup\\n' >> textstats/core.py",
+    ]);
     const script = join(builtinTasksDir(), "median-even", "script.json");
     writeFileSync(
       join(exported, "e.yaml"),
