@@ -81,7 +81,7 @@ export async function benchBuilders(options: BuilderBenchOptions = {}): Promise<
       { name: `mirror: ${commits} commits, ${fixes} fixes — wall time`, value: seconds, unit: "s" },
       { name: "mirror: commits scanned per second", value: report.scanned / seconds, unit: "commits/s" },
       {
-        name: "mirror: seconds per fix candidate (2 sandboxed test runs)",
+        name: "mirror: seconds per fix candidate (3 sandboxed test runs: without the fix, with it twice)",
         value: seconds / Math.max(1, fixes),
         unit: "s",
       },
