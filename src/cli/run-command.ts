@@ -1,11 +1,11 @@
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { listCuaTasks } from "../cua/index.js";
 import { DEFAULT_LIMITS, type Limits, limitsFrom } from "../loop/index.js";
 import { POLICY_SPEC_HELP } from "../policies/index.js";
 import { codingRun, runAnyTask } from "../run/index.js";
 import type { BackendChoice } from "../sandbox/index.js";
-import { type GradingRules, type Instance, loadInstances } from "../swebench/index.js";
-import { type AnyTask, resolveTask, type Task, type ToolsTask, taskFromInstance } from "../tasks/index.js";
+import type { GradingRules } from "../swebench/index.js";
+import { type AnyTask, instanceTask, resolveTask, type Task, type ToolsTask } from "../tasks/index.js";
 import { ACTION_FORMATS, type ActionFormat } from "../tools/index.js";
 import { allowNetOption, numberOption, policyFor, rulesOption, sandboxOption, UsageError } from "./args.js";
 import { summary } from "./format.js";
@@ -133,21 +133,13 @@ export function parseRunRequest(argv: string[], out: Out): RunRequest | "help" {
   };
 }
 
-/** Instance `id` of an instances file as a coding task; a wrong id names the ones there are. */
+/** `--instances FILE --task ID`; what is wrong with either is a usage error. */
 function instanceById(file: string, id: string): Task {
-  let instances: Instance[];
   try {
-    instances = loadInstances(file);
+    return instanceTask(file, id);
   } catch (e) {
-    throw new UsageError(`--instances ${file}: ${e instanceof Error ? e.message : String(e)}`, "run");
+    throw new UsageError(e instanceof Error ? e.message : String(e), "run");
   }
-  const instance = instances.find((i) => i.instance_id === id);
-  if (!instance) {
-    const ids = instances.map((i) => i.instance_id);
-    const shown = ids.slice(0, 5).join(", ") + (ids.length > 5 ? ` and ${ids.length - 5} more` : "");
-    throw new UsageError(`no instance "${id}" in ${file} — it has ${shown}`, "run");
-  }
-  return taskFromInstance(instance, resolve(file));
 }
 
 /** Runs a coding task and prints its summary (or result.json); 130 when interrupted. */

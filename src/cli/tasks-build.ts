@@ -54,14 +54,16 @@ export async function tasksBuildCommand(
     const base = values.base ?? "auto";
     if (!(MIRROR_BASES as readonly string[]).includes(base))
       throw new UsageError(`--base must be auto, head or fix, got "${base}"`, command);
-    report = await mirror({
+    const options = {
       ...common,
       maxCommits: numberOption(values["max-commits"], "max-commits", command),
       maxSrcLines: numberOption(values["max-src-lines"], "max-src-lines", command),
       base: base as MirrorBase,
       ...positive("max-candidates", values["max-candidates"], command, (n) => ({ maxCandidates: n })),
       ...positive("test-timeout", values["test-timeout"], command, (n) => ({ testTimeoutMs: n * 1000 })),
-    });
+    };
+    // The bar's line is ended however the mirror ends, so an error is not printed onto it.
+    report = await mirror(options).finally(() => closeProgress?.());
   } else {
     const command = "tasks synth";
     const { values } = parseOptions(command, rest, TASKS_SYNTH_OPTIONS);
@@ -77,7 +79,6 @@ export async function tasksBuildCommand(
       seed: numberOption(values.seed, "seed", command),
     });
   }
-  closeProgress?.();
   printReport(sub, report, outFile, out, err);
   return 0;
 }
@@ -114,7 +115,7 @@ function buildOptions(values: BuildValues, command: string, err: Out, io: Progre
   let decided = 0;
   const onPlan = (total: number) => {
     progress = createProgress({
-      verb: command === "tasks mirror" ? "mirroring" : "checking",
+      verb: "mirroring", // only mirror announces its plan (synth decides mutants as it plants them)
       goodWord: "kept",
       total,
       line: err,

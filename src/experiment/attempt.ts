@@ -17,8 +17,8 @@ import {
   toolsRun,
 } from "../run/index.js";
 import type { BackendChoice } from "../sandbox/index.js";
-import { type Instance, isTestPath, loadInstances } from "../swebench/index.js";
-import { loadTask, referenceScript, type Task, TOOLS_TASKS, taskFromInstance } from "../tasks/index.js";
+import { isTestPath } from "../swebench/index.js";
+import { instanceTask, loadTask, referenceScript, type Task, TOOLS_TASKS } from "../tasks/index.js";
 import { type ActionFormat, toolset } from "../tools/index.js";
 import { readTrajectory } from "../trajectory/index.js";
 import type { RunFields } from "./fields.js";
@@ -35,21 +35,6 @@ export class NoScript extends Error {
 
 function limitsOf(fields: RunFields): Partial<Limits> {
   return limitsFrom({ maxSteps: fields.max_steps, budgetUsd: fields.budget_usd, timeoutS: fields.timeout_s });
-}
-
-const instanceFiles = new Map<string, Map<string, Instance>>();
-
-/** Instance `id` of the instances file `file` (the experiment's task list checked it is there). */
-function instanceTask(file: string, id: string): Task {
-  let byId = instanceFiles.get(file);
-  if (!byId) {
-    byId = new Map(loadInstances(file).map((i) => [i.instance_id, i]));
-    instanceFiles.set(file, byId);
-  }
-  const instance = byId.get(id);
-  if (!instance)
-    throw new Error(`instance "${id}" is no longer in ${file}: the file changed since the plan was made`);
-  return taskFromInstance(instance, file);
 }
 
 /** The kind's runnable task for this arm; `policySpec` is the resolved one (never `auto`). */

@@ -68,13 +68,8 @@ async function inspectAttempt(
   if (row.status !== "done")
     return inspectRun(at, emptyRunFiles("the attempt never ran to the end, so it left no run to show"));
   const folder = join(dir, attemptDir(row));
-  const read = input.trajectories.get(row.id);
-  const files = await readRunFolder(
-    folder,
-    budget,
-    read ?? join(dir, row.trajectory ?? join(attemptDir(row), "trajectory.jsonl")),
-  );
-  return inspectRun(at, files);
+  // readExperimentDir read every done attempt's trajectory already (from where the store says it is).
+  return inspectRun(at, await readRunFolder(folder, budget, input.trajectories.get(row.id)));
 }
 
 /** The HTML report of the experiment in `dir`, from the input its analysis was made of. */

@@ -125,14 +125,14 @@ async function frameUri(
 
 /**
  * Everything the inspector shows of the run in `dir`. `trajectory` is the trajectory already read (an
- * experiment's analysis read it) or where it is; a lone run folder has it beside result.json.
+ * experiment's analysis read it); without it, the one beside result.json is read.
  */
 export async function readRunFolder(
   dir: string,
   budget: FrameBudget,
-  trajectory: ReadTrajectory | string = join(dir, "trajectory.jsonl"),
+  trajectory?: ReadTrajectory,
 ): Promise<RunFiles> {
-  const read = typeof trajectory === "string" ? readAttemptTrajectory(trajectory) : trajectory;
+  const read = trajectory ?? readAttemptTrajectory(join(dir, "trajectory.jsonl"));
   const warnings = [...read.warnings];
   let root: string;
   try {

@@ -5,6 +5,7 @@
  */
 import { type Browser, chromium, type Page } from "playwright-core";
 import { CHROMIUM_PATH } from "../cua/index.js";
+import { HANG_GUARD_MS } from "../testing/time.js";
 
 export interface OpenedPage {
   page: Page;
@@ -20,10 +21,17 @@ export interface ReportBrowser {
 }
 
 export async function reportBrowser(viewport = { width: 1400, height: 1000 }): Promise<ReportBrowser> {
-  const browser: Browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true });
+  const browser: Browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    timeout: HANG_GUARD_MS,
+  });
   return {
     async open(file, hash = "") {
       const page = await browser.newPage({ viewport });
+      // Playwright's own 30 s per action is a wall-clock bound a loaded machine can break: the
+      // project's hang guard instead.
+      page.setDefaultTimeout(HANG_GUARD_MS);
       const problems: string[] = [];
       page.on("console", (m) => {
         if (m.type() === "error" || m.type() === "warning") problems.push(`console ${m.type()}: ${m.text()}`);

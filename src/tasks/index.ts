@@ -10,6 +10,7 @@ export {
 } from "./sandbox.js";
 export {
   builtinTasksDir,
+  instanceTask,
   listTaskIds,
   loadTask,
   packageRoot,

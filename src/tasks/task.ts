@@ -4,7 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { LOG_PARSERS, type LogParserName } from "../parsers/index.js";
-import type { Instance } from "../swebench/index.js";
+import { type Instance, loadInstances } from "../swebench/index.js";
 import { type Library, lastPatchNumber, loadLibrary } from "./library.js";
 
 const Common = {
@@ -243,4 +243,26 @@ export function taskFromInstance(instance: Instance, file: string): Task {
     createdAt: instance.created_at || undefined,
     setupCommands: instance.setup_commands ?? [],
   };
+}
+
+const instancesByFile = new Map<string, Map<string, Instance>>();
+
+/**
+ * Instance `id` of the instances file `file` as a coding task (each file read once per process); a
+ * wrong id names the ones the file has. An unreadable file throws loadInstances' own error.
+ */
+export function instanceTask(file: string, id: string): Task {
+  const path = resolve(file);
+  let byId = instancesByFile.get(path);
+  if (!byId) {
+    byId = new Map(loadInstances(path).map((i) => [i.instance_id, i]));
+    instancesByFile.set(path, byId);
+  }
+  const instance = byId.get(id);
+  if (!instance) {
+    const ids = [...byId.keys()];
+    const shown = ids.slice(0, 5).join(", ") + (ids.length > 5 ? ` and ${ids.length - 5} more` : "");
+    throw new Error(`no instance "${id}" in ${file} — it has ${shown}`);
+  }
+  return taskFromInstance(instance, path);
 }
