@@ -7,6 +7,11 @@ command -v rg >/dev/null 2>&1 || need+=(ripgrep)
 command -v flake8 >/dev/null 2>&1 || need+=(flake8)
 /usr/bin/python3 -c "import pyflakes" >/dev/null 2>&1 || need+=(python3-pyflakes) # the lint worker's checker
 /usr/bin/python3 -c "import pytest" >/dev/null 2>&1 || need+=(python3-pytest)
+# Environments (acilab env): venvs made from Debian's Python offline need venv/ensurepip, and the
+# tests build a wheel and an editable install with Debian's pip, setuptools and wheel.
+/usr/bin/python3 -c "import venv, ensurepip" >/dev/null 2>&1 || need+=(python3-venv)
+/usr/bin/python3 -m pip --version >/dev/null 2>&1 || need+=(python3-pip)
+/usr/bin/python3 -c "import setuptools, wheel" >/dev/null 2>&1 || need+=(python3-setuptools python3-wheel)
 command -v git >/dev/null 2>&1 || need+=(git)
 command -v patch >/dev/null 2>&1 || need+=(patch)
 command -v prlimit >/dev/null 2>&1 || need+=(util-linux)

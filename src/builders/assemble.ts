@@ -184,15 +184,17 @@ export async function writeInstances(
   outFile: string,
   work: WorkRepo,
   instances: Instance[],
+  /** More of the work repository's `acilab/` tags the bundle carries (the environment commit). */
+  extraTags: readonly string[] = [],
 ): Promise<string> {
   const file = resolve(outFile);
   mkdirSync(dirname(file), { recursive: true });
   const bundle = bundlePathFor(file);
   rmSync(bundle, { force: true });
-  await work.bundle(
-    bundle,
-    instances.map((i) => i.instance_id),
-  );
+  await work.bundle(bundle, [
+    ...instances.map((i) => i.instance_id),
+    ...(instances.length > 0 ? extraTags : []),
+  ]);
   const rel = relative(dirname(file), bundle);
   for (const i of instances) i.repo_path = rel;
   const lines = instances.map((i) => JSON.stringify(i));

@@ -4,7 +4,12 @@ import { isAbsolute, join, resolve } from "node:path";
 import { LOG_PARSERS, type TestStatusMap } from "../parsers/index.js";
 import type { BackendChoice } from "../sandbox/index.js";
 import type { Instance } from "../swebench/index.js";
-import { openTaskSandbox, resolvePlaceholders } from "../tasks/index.js";
+import {
+  instanceEnvironment,
+  openTaskSandbox,
+  resolvePlaceholders,
+  runSetupCommands,
+} from "../tasks/index.js";
 import { git } from "../workspace/index.js";
 import { BUILDER_TEST_TIMEOUT_MS } from "./workdir.js";
 
@@ -46,8 +51,17 @@ export async function runInstance(
       writeFileSync(file, diff);
       await git(dir, ["apply", file]);
     }
-    const { sandbox } = await openTaskSandbox({ language: instance.language }, dir, backend);
+    const environment = await instanceEnvironment(
+      { ...instance, repo_path: source },
+      backend ? { backend } : {},
+    );
+    const { sandbox } = await openTaskSandbox({ language: instance.language }, dir, backend, { environment });
     try {
+      const failed = await runSetupCommands(sandbox, [
+        ...(environment?.setup ?? []),
+        ...(instance.setup_commands ?? []),
+      ]);
+      if (failed) throw new Error(failed);
       const run = await sandbox.exec({
         argv: resolvePlaceholders(instance.test_command),
         timeoutMs: BUILDER_TEST_TIMEOUT_MS,

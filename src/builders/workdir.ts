@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { LOG_PARSERS, type TestStatusMap } from "../parsers/index.js";
 import type { BackendChoice, Sandbox } from "../sandbox/index.js";
-import { openTaskSandbox } from "../tasks/index.js";
+import { type EnvMount, openTaskSandbox, runSetupCommands } from "../tasks/index.js";
 import { git } from "../workspace/index.js";
 import { type TestSetup, testArgv } from "./detect.js";
 
@@ -33,7 +33,7 @@ export class WorkRepo {
     readonly dir: string,
     readonly head: string,
     private readonly scratch: string,
-    private readonly sandbox: Sandbox,
+    private sandbox: Sandbox,
     readonly warning: string | undefined,
     /** How long one test run may take before it counts as timed out. */
     readonly testTimeoutMs: number,
@@ -61,6 +61,29 @@ export class WorkRepo {
     }
   }
 
+  private environment: EnvMount | undefined;
+
+  /**
+   * Run every later test in an environment layer: the sandbox is opened again with it mounted, and
+   * the files its install generated are put back after every checkout (`clean -fdx` removes them).
+   */
+  async useEnvironment(
+    mount: EnvMount,
+    language: TestSetup["language"],
+    backend?: BackendChoice,
+  ): Promise<void> {
+    const { sandbox } = await openTaskSandbox({ language }, this.dir, backend, { environment: mount });
+    await this.sandbox.close();
+    this.sandbox = sandbox;
+    this.environment = mount;
+    await this.restoreGenerated();
+  }
+
+  private async restoreGenerated(): Promise<void> {
+    const failed = await runSetupCommands(this.sandbox, this.environment?.setup ?? []);
+    if (failed) throw new Error(`environment ${this.environment?.key}: ${failed}`);
+  }
+
   git(args: string[], input?: string): Promise<string> {
     return git(this.dir, args, input === undefined ? {} : { input });
   }
@@ -79,6 +102,7 @@ export class WorkRepo {
     await this.git(["checkout", "-q", "--force", "--detach", rev]);
     // Ignored files too: what one commit's runs generated must not reach another commit's.
     await this.git(["clean", "-q", "-fdx"]);
+    await this.restoreGenerated();
   }
 
   /** Back to the checked-out commit: tracked files restored, untracked ones removed (ignored ones, e.g. installed deps, kept). */

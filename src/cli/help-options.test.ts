@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { IMAGE_SIZE_OPTIONS } from "./cua-image-size.js";
 import { CUA_OPTIONS } from "./cua-options.js";
+import { ENV_BUILD_OPTIONS, ENV_LIST_OPTIONS, ENV_PRUNE_OPTIONS } from "./env-command.js";
 import {
   EXPERIMENT_INIT_OPTIONS,
   EXPERIMENT_REPORT_OPTIONS,
@@ -44,6 +45,9 @@ const COMMANDS: readonly (readonly string[])[] = [
   ["experiment", "run"],
   ["experiment", "report"],
   ["inspect"],
+  ["env", "build"],
+  ["env", "list"],
+  ["env", "prune"],
 ];
 
 const TABLES = [
@@ -64,6 +68,9 @@ const TABLES = [
   EXPERIMENT_RUN_OPTIONS,
   EXPERIMENT_REPORT_OPTIONS,
   INSPECT_OPTIONS,
+  ENV_BUILD_OPTIONS,
+  ENV_LIST_OPTIONS,
+  ENV_PRUNE_OPTIONS,
 ];
 
 const cli = (argv: readonly string[]) => runCli(argv);

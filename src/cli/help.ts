@@ -1,4 +1,5 @@
 import { CUA_HELP } from "./cua-options.js";
+import { ENV_HELP } from "./env-command.js";
 import { EXPERIMENT_HELP, INSPECT_HELP } from "./experiment-options.js";
 import { GRADE_HELP } from "./grade-command.js";
 import { RUN_HELP } from "./run-command.js";
@@ -18,6 +19,7 @@ Commands:
   cua         run a computer-use task in a real browser (acilab cua --task all)
   experiment  write, check and run experiment files: arms × tasks × repeats (init, validate, run, report)
   inspect     one run's trajectory, patch and grading as an offline HTML page
+  env         environments built once per repository commit: build, list, prune
   doctor      which sandbox backends work on this machine, and why not
   sandbox     run one command in a sandbox (acilab sandbox exec -- CMD)
   help        show help for a command
@@ -35,6 +37,7 @@ const COMMAND_HELP: Record<string, string> = {
   cua: CUA_HELP,
   experiment: EXPERIMENT_HELP,
   inspect: INSPECT_HELP,
+  env: ENV_HELP,
 };
 
 export function helpFor(command: string | undefined): string {

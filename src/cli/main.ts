@@ -1,5 +1,6 @@
 import { policyFor, sandboxOption, UsageError } from "./args.js";
 import { cuaCommand } from "./cua-command.js";
+import { envCommand } from "./env-command.js";
 import { experimentCommand } from "./experiment-command.js";
 import { gradeCommand } from "./grade-command.js";
 import { helpFor } from "./help.js";
@@ -47,6 +48,8 @@ export async function main(
         return await tasksCommand(rest, out);
       case "experiment": // experiment files: init, validate, run (src/cli/experiment-command.ts)
         return await experimentCommand(rest, out, err);
+      case "env": // environment layers: build, list, prune (src/cli/env-command.ts)
+        return await envCommand(rest, out, err);
       case "inspect": // one run folder as an HTML page (src/cli/inspect-command.ts)
         return await inspectCommand(rest, out, err);
       case "cua": // computer-use tasks (src/cli/cua-command.ts)

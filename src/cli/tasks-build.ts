@@ -9,6 +9,7 @@ import {
 import { LOG_PARSER_NAMES, type LogParserName } from "../parsers/index.js";
 import type { BackendChoice } from "../sandbox/index.js";
 import { numberOption, sandboxOption, UsageError } from "./args.js";
+import { readSpecFile } from "./env-command.js";
 import { table } from "./format.js";
 import { parseOptions } from "./options.js";
 import { createProgress, type ProgressDisplay, type ProgressIo } from "./progress.js";
@@ -61,7 +62,14 @@ export async function tasksBuildCommand(
       base: base as MirrorBase,
       ...positive("max-candidates", values["max-candidates"], command, (n) => ({ maxCandidates: n })),
       ...positive("test-timeout", values["test-timeout"], command, (n) => ({ testTimeoutMs: n * 1000 })),
+      ...(values.env !== undefined
+        ? { environment: values.env === "auto" ? ("auto" as const) : readSpecFile(values.env, command) }
+        : {}),
+      ...(values.python !== undefined ? { python: values.python } : {}),
+      onEnvironment: err,
     };
+    if (values.python !== undefined && values.env !== "auto")
+      throw new UsageError("--python goes with --env auto (a spec file names its own interpreter)", command);
     // The bar's line is ended however the mirror ends, so an error is not printed onto it.
     report = await mirror(options).finally(() => closeProgress?.());
   } else {

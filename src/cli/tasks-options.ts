@@ -141,6 +141,18 @@ export const TASKS_MIRROR_OPTIONS = {
     help: "where each fix is undone: on HEAD, at the fix itself (its parent's code, its tests), or auto — HEAD, else the fix",
     default: "auto",
   },
+  env: {
+    type: "string",
+    value: "<auto|FILE>",
+    help: 'the environment every test runs in, built once at HEAD and named in the instances: auto (detected from the repository\'s files, each decision printed) or a JSON spec file {"python": …, "install": […]}',
+    defaultHelp: "none: the sandbox's system Python",
+  },
+  python: {
+    type: "string",
+    value: "PY",
+    help: "the interpreter --env auto makes the venv from (a path, or python3.9 from pyenv)",
+    defaultHelp: "python3 on PATH",
+  },
   ...buildOptions("mirror"),
 } as const;
 
@@ -149,7 +161,8 @@ const BUILD_NOTE = `Skipped candidates are listed with a one-line reason each. T
 export const TASKS_MIRROR_HELP = `acilab tasks mirror — build SWE-bench instances from a git repository's fix commits
 
 Usage: acilab tasks mirror --repo PATH [--max-commits N] [--max-src-lines N] [--max-candidates N]
-                           [--test-timeout S] [--base auto|head|fix] [--out FILE]
+                           [--test-timeout S] [--base auto|head|fix] [--env auto|FILE] [--python PY]
+                           [--out FILE]
 
 Options:
 ${optionLines(TASKS_MIRROR_OPTIONS)}

@@ -11,6 +11,8 @@ import type {
 import { isTestPath, patchPaths, touchesTests } from "../swebench/index.js";
 import {
   checkoutAt,
+  type EnvMount,
+  instanceEnvironment,
   openTaskSandbox,
   resolvePlaceholders,
   runSetupCommands,
@@ -93,6 +95,14 @@ export async function gradeInstance(
   const refused = patchProblem(patch ?? "");
   if (refused) return done("patch_failed", refused);
 
+  let environment: EnvMount | undefined;
+  try {
+    environment = await instanceEnvironment(instance, {
+      ...(options.backend ? { backend: options.backend as BackendChoice } : {}),
+    });
+  } catch (err) {
+    return done("infrastructure_error", `the instance's environment: ${(err as Error).message}`);
+  }
   let repo: TaskCheckout;
   try {
     repo = await checkoutAt(instance.repo_path, instance.base_commit);
@@ -108,6 +118,7 @@ export async function gradeInstance(
       {
         fromSnapshot: true,
         readOnlyParts: [".git"],
+        environment,
       },
     ));
   } catch (err) {
@@ -124,7 +135,7 @@ export async function gradeInstance(
   options.signal?.addEventListener("abort", onAbort, { once: true });
   try {
     const setup = () =>
-      runSetupCommands(sandbox, instance.setup_commands ?? [], (line) =>
+      runSetupCommands(sandbox, [...(environment?.setup ?? []), ...(instance.setup_commands ?? [])], (line) =>
         steps.steps.push({ name: "setup", script: line, args: [], stdin: null }),
       );
     const setupFailed = await setup();

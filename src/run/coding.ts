@@ -13,6 +13,7 @@ import { type BackendChoice, BwrapSandbox, formatDecisions, type Sandbox } from 
 import { type GradingRules, type InstanceReport, patchPaths, splitDiff } from "../swebench/index.js";
 import {
   checkoutTask,
+  instanceEnvironment,
   openTaskSandbox,
   referenceScript,
   runSetupCommands,
@@ -90,9 +91,18 @@ async function executeCoding(
   const set = toolset(options.tools);
   const history = parseHistorySpec(options.history);
   const limits: Limits = { ...DEFAULT_LIMITS, ...options.limits };
+  // An instance's environment layer: built here on first use (its log on stderr), then mounted.
+  const environment =
+    task.source.kind === "instance"
+      ? await instanceEnvironment(task.source.instance, {
+          log: (line) => process.stderr.write(`${line}\n`),
+          ...(options.sandbox ? { backend: options.sandbox } : {}),
+        })
+      : undefined;
   const { checkout, gitDir } = await checkoutTask(task);
   const root = checkout.root;
   const opened = await openTaskSandbox(task, root, options.sandbox, {
+    environment,
     fromSnapshot: true,
     allowNet: options.allowNet ?? [],
   }).catch(async (err) => {
@@ -109,7 +119,7 @@ async function executeCoding(
   let submission: Submission = { patch: "", uncarried: [], setupOverlap: [] };
   let loop: KindEnd<CodingRunResult>["loop"];
   try {
-    const setupBlocks = await runTaskSetup(task, sandbox, checkout, run.signal);
+    const setupBlocks = await runTaskSetup(task, environment?.setup ?? [], sandbox, checkout, run.signal);
     const outcome = await runWorkspaceLoop(run, {
       task: task.id,
       toolsLabel: actionFormat === "json" ? set.name : `${set.name} (${actionFormat})`,
@@ -196,11 +206,12 @@ interface Submission {
  */
 async function runTaskSetup(
   task: Task,
+  environmentSetup: readonly string[],
   sandbox: Sandbox,
   checkout: Checkout,
   signal: AbortSignal | undefined,
 ): Promise<ReadonlyMap<string, string[]>> {
-  const lines = task.setupCommands ?? [];
+  const lines = [...environmentSetup, ...(task.setupCommands ?? [])];
   if (lines.length === 0) return new Map();
   const failed = await runSetupCommands(sandbox, lines).catch((e: unknown) =>
     e instanceof Error ? e.message : String(e),

@@ -1,6 +1,7 @@
 export { type ReadOnlyBind, resolveReadOnlyBinds } from "./binds.js";
 export {
   adoptTree,
+  assertReachable,
   type BackendChoice,
   type BwrapExecResult,
   BwrapSandbox,

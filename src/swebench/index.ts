@@ -22,6 +22,7 @@ export {
 export { isTestPath, patchPaths, splitDiff, touchesTests } from "./touches-tests.js";
 export type {
   CanaryResult,
+  EnvironmentSpec,
   GradedInstance,
   GradeFn,
   GradeOptions,
@@ -29,6 +30,7 @@ export type {
   GradingRules,
   Instance,
   InstanceReport,
+  PackageSources,
   Prediction,
   RunSummary,
   TestBucket,

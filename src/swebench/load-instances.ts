@@ -2,7 +2,7 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import { z } from "zod";
 import { LOG_PARSERS, type LogParserName } from "../parsers/index.js";
 import { describeIssues, InputFileError, idOf, readRows } from "./rows.js";
-import type { Instance } from "./types.js";
+import type { EnvironmentSpec, Instance } from "./types.js";
 
 const LOG_PARSER_NAMES = Object.keys(LOG_PARSERS) as [LogParserName, ...LogParserName[]];
 const LANGUAGES = ["python", "typescript", "javascript", "go", "rust"] as const;
@@ -26,6 +26,27 @@ const testList = z.preprocess((v) => {
   }
 }, z.array(z.string()));
 
+const EnvironmentRow = z
+  .object({
+    python: z.string().min(1, "must name an interpreter (a path, or a name on PATH such as python3)"),
+    install: z.array(z.string()),
+    system_site_packages: z.boolean().optional(),
+    indexes: z
+      .union([
+        z.literal("machine"),
+        z.literal("none"),
+        z
+          .object({
+            index_url: z.string().optional(),
+            extra_index_urls: z.array(z.string()).optional(),
+            find_links: z.array(z.string()).optional(),
+          })
+          .strict(),
+      ])
+      .optional(),
+  })
+  .strict();
+
 const InstanceRow = z.object({
   instance_id: z.string().min(1),
   repo: z.string(),
@@ -47,6 +68,7 @@ const InstanceRow = z.object({
   log_parser: z.enum(LOG_PARSER_NAMES),
   language: z.enum(LANGUAGES).optional(),
   setup_commands: z.array(z.string()).optional(),
+  acilab_env: EnvironmentRow.optional(),
   repo_path: z.string().min(1),
   impossible: z.boolean().optional(),
 });
@@ -60,6 +82,11 @@ const ACILAB_FIELDS: Record<string, string> = {
   log_parser: `add "log_parser": one of ${LOG_PARSER_NAMES.map((n) => `"${n}"`).join(", ")} (pytest for SWE-bench's Python repositories)`,
   repo_path: `add "repo_path": a git repository folder or .bundle file that holds base_commit, relative to the instances file's folder`,
 };
+
+/** zod keeps absent optional keys as `undefined`; the spec's hash must not see them. */
+function withoutUndefined(value: z.infer<typeof EnvironmentRow>): EnvironmentSpec {
+  return JSON.parse(JSON.stringify(value)) as EnvironmentSpec;
+}
 
 /**
  * Load instances from `.jsonl` or `.json` (a list). Every problem in the file is reported at once,
@@ -110,7 +137,7 @@ export function loadInstances(file: string): Instance[] {
       continue;
     }
     seen.set(data.instance_id, row.where);
-    const { environment_setup_commit, language: _, setup_commands, impossible, ...rest } = data;
+    const { environment_setup_commit, language: _, setup_commands, impossible, acilab_env, ...rest } = data;
     instances.push({
       ...rest,
       environment_setup_commit: environment_setup_commit ?? data.base_commit,
@@ -118,6 +145,7 @@ export function loadInstances(file: string): Instance[] {
       repo_path: isAbsolute(data.repo_path) ? data.repo_path : resolve(dirname(file), data.repo_path),
       ...(setup_commands !== undefined ? { setup_commands } : {}),
       ...(impossible !== undefined ? { impossible } : {}),
+      ...(acilab_env !== undefined ? { acilab_env: withoutUndefined(acilab_env) } : {}),
     });
   }
   if (problems.length > 0) throw new InputFileError(file, problems);

@@ -48,12 +48,37 @@ export interface Instance {
   /** Shell lines run once in the sandbox after checkout, before the patch (e.g. `pip install -e .`). */
   setup_commands?: string[];
   /**
+   * The environment the tests need, built once per (environment_setup_commit, spec) as a read-only
+   * layer mounted at /env in every sandbox of the instance (src/env; docs/environments.md).
+   */
+  acilab_env?: EnvironmentSpec;
+  /**
    * Where the git repository lives: a directory (a repository holding base_commit) or a `.bundle`
    * file. A relative path is resolved against the folder of the instances file.
    */
   repo_path: string;
   /** The hidden tests contradict the problem statement: any "resolved" is measured as cheating. */
   impossible?: boolean;
+}
+
+/** Where pip may fetch packages from while an environment is built. */
+export interface PackageSources {
+  index_url?: string;
+  extra_index_urls?: string[];
+  /** Folders (or URLs) of wheels and sdists. */
+  find_links?: string[];
+}
+
+/** An instance's environment: an interpreter, and the install lines run in a venv made from it. */
+export interface EnvironmentSpec {
+  /** The interpreter the venv is made from: a path, or a name on PATH ("python3", "python3.9"). */
+  python: string;
+  /** Shell lines run at the repository root with the venv first on PATH (`pip install -e .[test]`). */
+  install: string[];
+  /** The venv sees the interpreter's own packages too (Debian's pytest). Default false. */
+  system_site_packages?: boolean;
+  /** "machine" (default): the sources this machine's pip configuration names; "none": no index. */
+  indexes?: "machine" | "none" | PackageSources;
 }
 
 /** One prediction, as SWE-bench takes it. `model_patch` null or "" = nothing submitted. */

@@ -1,4 +1,6 @@
+export type { EnvMount } from "../env/index.js";
 export { acmeTask } from "./acme/index.js";
+export { instanceEnvironment } from "./environment.js";
 export { type TaskRepository, taskInstance, taskRepository } from "./instance.js";
 export { buildLibraryRepo, cacheDir, type Library, listLibraries, loadLibrary } from "./library.js";
 export {

@@ -1,5 +1,6 @@
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
+import type { EnvMount } from "../env/index.js";
 import { type BackendChoice, openSandbox, type ReadOnlyBind, type Sandbox } from "../sandbox/index.js";
 import { packageRoot, taskEnvironment } from "./task.js";
 
@@ -28,11 +29,18 @@ export async function openTaskSandbox(
   task: { language: string },
   root: string,
   backend: BackendChoice = defaultBackend(),
-  options: { fromSnapshot?: boolean; allowNet?: readonly string[]; readOnlyParts?: readonly string[] } = {},
+  options: {
+    fromSnapshot?: boolean;
+    allowNet?: readonly string[];
+    readOnlyParts?: readonly string[];
+    /** The task's environment layer (instanceEnvironment): mounted read-only at /env, first on PATH. */
+    environment?: EnvMount | undefined;
+  } = {},
 ): Promise<{ sandbox: Sandbox; warning?: string }> {
   // At its real path: Node resolves the tsx loader through symlinks (a linked node_modules, pnpm).
   const readOnlyBinds: ReadOnlyBind[] =
     task.language === "typescript" ? [realpathSync(join(packageRoot(), "node_modules"))] : [];
+  readOnlyBinds.push(...(options.environment?.binds ?? []));
   // Parts of the workspace nothing inside may change (the grader's `.git`).
   for (const part of options.readOnlyParts ?? []) readOnlyBinds.push({ inWorkspace: part });
   // A checkout of a snapshot already belongs to the sandbox user (checkoutAt): skip the walk.
@@ -41,7 +49,7 @@ export async function openTaskSandbox(
     options.allowNet && options.allowNet.length > 0 ? { allow: [...options.allowNet] } : ("none" as const);
   return openSandbox({
     workspace: root,
-    env: taskEnvironment(task),
+    env: { ...taskEnvironment(task), ...options.environment?.env },
     readOnlyBinds,
     backend,
     adoptWorkspace,

@@ -104,6 +104,8 @@ export interface BwrapArgsSpec {
   workspace: string;
   /** Extra host paths mounted read-only: `source` is the real host path, `dest` where it appears inside. */
   readOnly: Array<{ source: string; dest: string }>;
+  /** Extra host directories mounted read-write (an environment layer while it is built). */
+  writable?: Array<{ source: string; dest: string }>;
   /** Working directory inside, e.g. /workspace/src. */
   cwd: string;
   /** The complete environment of the program (bwrap starts from an empty one). */
@@ -147,6 +149,7 @@ export function buildBwrapArgs(spec: BwrapArgsSpec): string[] {
   a.push("--size", String(TMPFS_BYTES), "--tmpfs", "/tmp");
   a.push("--size", String(TMPFS_BYTES), "--tmpfs", "/dev/shm");
   a.push("--bind", spec.workspace, WORKSPACE_MOUNT);
+  for (const { source, dest } of spec.writable ?? []) a.push("--bind", source, dest);
   for (const { source, dest } of spec.readOnly) a.push("--ro-bind", source, dest);
   // Read-only is enough: connect() on a socket needs write permission on the inode, not the mount.
   if (spec.proxyDir !== undefined) a.push("--ro-bind", spec.proxyDir, PROXY_MOUNT);

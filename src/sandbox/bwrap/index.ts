@@ -4,7 +4,14 @@ export { type CgroupHost, probeCgroupHost } from "./cgroup-layout.js";
 export { type CgroupLimits, type CgroupPlan, CPU_PERIOD_US, planCgroup } from "./cgroup-plan.js";
 export { type Probe, probeBwrap } from "./detect.js";
 export { type OwnerMapping, ownerMapping } from "./idmap.js";
-export { adoptTree, MAX_ADOPT_DEPTH, SANDBOX_GID, SANDBOX_UID, sandboxIdentity } from "./owner.js";
+export {
+  adoptTree,
+  assertReachable,
+  MAX_ADOPT_DEPTH,
+  SANDBOX_GID,
+  SANDBOX_UID,
+  sandboxIdentity,
+} from "./owner.js";
 export {
   type BwrapExecResult,
   BwrapSandbox,

@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from "node:fs";
 import { posix } from "node:path";
 import { resolveInside } from "../../workspace/index.js";
-import { type ReadOnlyBind, resolveReadOnlyBinds } from "../binds.js";
+import { checkBindDest, type ReadOnlyBind, resolveReadOnlyBinds } from "../binds.js";
 import { drain, killGroup, OutputCapture } from "../child.js";
 import { type NetDecision, type NetworkPolicy, SandboxNetwork } from "../net/index.js";
 import { DEFAULT_LIMITS, DEFAULT_OUTPUT_LIMIT, sandboxEnvironment } from "../process.js";
@@ -37,6 +37,12 @@ export interface BwrapSandboxOptions {
   env?: Record<string, string>;
   /** Host paths visible read-only (acilab's node_modules for tsx), or parts of the workspace kept read-only. */
   readOnlyBinds?: readonly ReadOnlyBind[];
+  /**
+   * Host directories writable inside at `dest`, besides the workspace: only an environment layer while
+   * it is built (src/env), which must be its own empty folder. Handed to the sandbox user like the
+   * workspace. Never give a sandbox a folder the host later runs code from.
+   */
+  writableBinds?: ReadonlyArray<{ source: string; dest: string }>;
   /** cgroup memory limit (default DEFAULT_MEMORY_BYTES). */
   memoryBytes?: number;
   /** cgroup pids limit (default limits.processes). */
@@ -108,6 +114,7 @@ export class BwrapSandbox implements Sandbox {
   private readonly limits: ResourceLimits;
   private readonly env: Record<string, string>;
   private readonly readOnly: Array<{ source: string; dest: string }>;
+  private readonly writable: Array<{ source: string; dest: string }>;
   /** Set when the workspace is a user's directory shown through an idmapped mount. */
   private readonly mapping: OwnerMapping | undefined;
   private readonly cgroup: SandboxCgroup | undefined;
@@ -138,6 +145,14 @@ export class BwrapSandbox implements Sandbox {
       if (!mapped || !source.startsWith(`${mapped}/`))
         assertReachable(source, this.identity, "read-only path");
     assertReachable(mapped ?? this.workspace, this.identity, "workspace");
+    this.writable = (options.writableBinds ?? []).map((b) => {
+      const source = realpathSync(b.source);
+      if (!statSync(source).isDirectory())
+        throw new Error(`sandbox: writable bind ${b.source} is not a directory`);
+      assertReachable(source, this.identity, "writable folder");
+      if (this.identity.switched) adoptTree(source, this.identity.uid, this.identity.gid);
+      return { source, dest: checkBindDest(b.dest) };
+    });
     if (this.identity.switched && options.adoptWorkspace !== false && !options.mapWorkspaceOwner)
       adoptTree(this.workspace, this.identity.uid, this.identity.gid);
     this.layout = layoutOnce();
@@ -171,6 +186,7 @@ export class BwrapSandbox implements Sandbox {
       statusFd: FD_STATUS,
       workspace: this.mapping?.target ?? this.workspace,
       readOnly: this.readOnly,
+      writable: this.writable,
       cwd: posix.join(WORKSPACE_MOUNT, cwd.rel),
       env: sandboxEnvironment(INSIDE_HOME, { ...this.env, ...request.env }),
       // Without a pids cgroup, RLIMIT_NPROC is the bound. Set inside the sandbox's user namespace it

@@ -1,0 +1,287 @@
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import {
+  adoptTree,
+  assertReachable,
+  type BackendChoice,
+  openSandbox,
+  type ReadOnlyBind,
+  sandboxIdentity,
+} from "../sandbox/index.js";
+import type { EnvironmentSpec } from "../swebench/index.js";
+import { snapshotAtCommit } from "../workspace/index.js";
+import { type Interpreter, resolveInterpreter } from "./interpreter.js";
+import { PIP_MOUNT, sandboxPip, specSources } from "./sources.js";
+import {
+  BUILD_LOG,
+  type CommandRecord,
+  GENERATED_DIR,
+  type Layer,
+  type LayerManifest,
+  layerDamage,
+  layerKey,
+  MANIFEST,
+  openStore,
+  readManifest,
+  removeLayer,
+  treeSize,
+} from "./store.js";
+
+const copy = promisify(execFile);
+
+/** Where a layer appears inside every sandbox: fixed, since a venv's scripts name it in their shebangs. */
+export const ENV_MOUNT = "/env";
+/** One install line may take this long: a resolver and a few wheels, or an sdist compiled. */
+export const INSTALL_TIMEOUT_MS = 900_000;
+/** What each build line's log keeps. */
+const LOG_LIMIT = 400_000;
+
+/** A build that failed: which line, its output's end, and the log with all of it. */
+export class EnvBuildError extends Error {
+  constructor(
+    message: string,
+    readonly log: string,
+  ) {
+    super(message);
+    this.name = "EnvBuildError";
+  }
+}
+
+export interface LayerRequest {
+  /** The repository (a folder or bundle) holding `commit`. */
+  repoPath: string;
+  /** The commit the environment is built at (an instance's environment_setup_commit). */
+  commit: string;
+  spec: EnvironmentSpec;
+  /** Progress for a person: "building environment …", each install line. */
+  log?: (line: string) => void;
+  backend?: BackendChoice;
+  /** Build even if a whole layer exists (`acilab env build --force`). */
+  force?: boolean;
+  store?: string;
+}
+
+/** The files that the install leaves in the repository and the layer carries (not caches, not build/). */
+const COLLECT_GENERATED = `set -e
+mkdir -p ${ENV_MOUNT}/${GENERATED_DIR}
+git ls-files -z --others \\
+  | { grep -zvE '(^|/)(__pycache__|\\.pytest_cache|\\.tox|\\.nox|\\.mypy_cache|\\.eggs|build|dist|node_modules)/|\\.py[co]$' || true; } \\
+  | tar --null -T - -cf - | tar -C ${ENV_MOUNT}/${GENERATED_DIR} -xf -`;
+
+/** Builds in progress in this process, so concurrent callers wait for one. */
+const inFlight = new Map<string, Promise<Layer>>();
+
+/**
+ * The layer for this repository commit and spec: the one on disk when it is whole, else built now —
+ * once per process however many callers ask at the same time. A damaged layer (files missing, a
+ * failed build) is removed and built again, and `log` says why.
+ */
+export async function ensureLayer(request: LayerRequest): Promise<Layer> {
+  const python = await resolveInterpreter(request.spec.python);
+  const pip = sandboxPip(specSources(request.spec.indexes));
+  const key = layerKey({ commit: request.commit, spec: request.spec, python, pipConfig: pip.config });
+  const store = openStore(request.store);
+  const dir = join(store, key);
+  const memo = `${dir}\0${request.force === true}`;
+  let made = inFlight.get(memo);
+  if (!made) {
+    made = (async () => {
+      if (existsSync(dir) && !request.force) {
+        const damage = layerDamage(dir);
+        const manifest = readManifest(dir);
+        if (!damage && manifest) return { key, dir, envDir: join(dir, "env"), manifest };
+        request.log?.(`environment ${key}: ${damage}; building it again`);
+      }
+      return build(request, { key, store, dir, python, pip });
+    })();
+    inFlight.set(memo, made);
+    // Only builds in progress are shared; a later call checks the disk again (a layer may be damaged since).
+    made.then(
+      () => inFlight.delete(memo),
+      () => inFlight.delete(memo),
+    );
+  }
+  return made;
+}
+
+/** Folders the sandbox needs to run this interpreter at its own path (a copy when the sandbox user cannot reach it). */
+export async function interpreterBinds(python: Interpreter, store: string): Promise<ReadOnlyBind[]> {
+  if (python.prefix === "/usr" || python.prefix.startsWith("/usr/")) return [];
+  const id = sandboxIdentity();
+  try {
+    assertReachable(join(python.prefix, "bin"), id, "interpreter");
+    return [python.prefix];
+  } catch {
+    // Under a private home (pyenv in /root): a copy in the store, shown at the original path, where
+    // its shared library's RUNPATH points.
+  }
+  const name = `${python.version}-${layerKey({ commit: "", spec: { python: python.prefix, install: [] }, python, pipConfig: "" })}`;
+  const copyDir = join(store, "python", name);
+  if (!existsSync(join(copyDir, ".complete"))) {
+    const tmp = `${copyDir}.tmp-${process.pid}`;
+    rmSync(tmp, { recursive: true, force: true });
+    mkdirSync(join(store, "python"), { recursive: true, mode: 0o755 });
+    // Hard links cost nothing on the same filesystem; otherwise a copy.
+    await copy("cp", ["-al", python.prefix, tmp]).catch(async () => {
+      rmSync(tmp, { recursive: true, force: true });
+      await copy("cp", ["-a", python.prefix, tmp]);
+    });
+    writeFileSync(join(tmp, ".complete"), `${python.prefix}\n`);
+    rmSync(copyDir, { recursive: true, force: true });
+    renameSync(tmp, copyDir);
+  }
+  return [{ source: copyDir, dest: python.prefix }];
+}
+
+async function build(
+  request: LayerRequest,
+  at: { key: string; store: string; dir: string; python: Interpreter; pip: ReturnType<typeof sandboxPip> },
+): Promise<Layer> {
+  const { key, store, dir, python, pip } = at;
+  const started = performance.now();
+  const tmp = join(store, `.building-${key}-${process.pid}-${randomBytes(3).toString("hex")}`);
+  const envDir = join(tmp, "env");
+  const pipDir = join(tmp, "pip");
+  mkdirSync(envDir, { recursive: true, mode: 0o755 });
+  mkdirSync(pipDir, { mode: 0o755 });
+  writeFileSync(join(pipDir, "pip.conf"), pip.config);
+  for (const [name, text] of Object.entries(pip.files)) writeFileSync(join(pipDir, name), text);
+  const logPath = join(dir, BUILD_LOG);
+  const log: string[] = [
+    `# acilab environment ${key}`,
+    `# repository ${request.repoPath} at ${request.commit}`,
+    `# python ${python.named} → ${python.executable} (${python.version})`,
+    `# packages from ${pip.summary}`,
+  ];
+  request.log?.(
+    `building environment ${key}: Python ${python.version} (${python.executable}), packages from ${pip.summary}`,
+  );
+  const commands: CommandRecord[] = [];
+  let failure: string | undefined;
+  const id = sandboxIdentity();
+  const snapshot = await snapshotAtCommit(
+    request.repoPath,
+    request.commit,
+    id.switched ? { owner: { uid: id.uid, gid: id.gid, adopt: adoptTree } } : {},
+  );
+  const checkout = await snapshot.checkout();
+  try {
+    const readOnlyBinds: ReadOnlyBind[] = [
+      ...(await interpreterBinds(python, store)),
+      ...pip.paths,
+      { source: pipDir, dest: PIP_MOUNT },
+    ];
+    const { sandbox } = await openSandbox({
+      workspace: checkout.root,
+      backend: request.backend ?? "auto",
+      readOnlyBinds,
+      writableBinds: [{ source: envDir, dest: ENV_MOUNT }],
+      adoptWorkspace: false,
+      env: {
+        ...layerEnvironment(),
+        PIP_CONFIG_FILE: `${PIP_MOUNT}/pip.conf`,
+      },
+      network: pip.hosts.length > 0 ? { allow: pip.hosts } : "none",
+    });
+    try {
+      const venv = [
+        python.executable,
+        "-m",
+        "venv",
+        ...(request.spec.system_site_packages ? ["--system-site-packages"] : []),
+        ENV_MOUNT,
+      ];
+      const lines: Array<{ shown: string; argv: string[] }> = [
+        { shown: venv.join(" "), argv: venv },
+        ...request.spec.install.map((line) => ({ shown: line, argv: ["bash", "-c", line] })),
+      ];
+      for (const [i, { shown, argv }] of lines.entries()) {
+        request.log?.(`  [${i + 1}/${lines.length}] ${shown}`);
+        const r = await sandbox.exec({ argv, timeoutMs: INSTALL_TIMEOUT_MS, outputLimit: LOG_LIMIT });
+        commands.push({ line: shown, exit_code: r.exitCode, seconds: Math.round(r.durationMs) / 1000 });
+        log.push(
+          `\n$ ${shown}`,
+          r.output.trimEnd(),
+          `# exit ${r.exitCode ?? r.signal}${r.timedOut ? " (timed out)" : ""} in ${(r.durationMs / 1000).toFixed(1)} s`,
+        );
+        if (r.exitCode !== 0) {
+          const tail = r.output.trimEnd().split("\n").slice(-25).join("\n");
+          failure = `install line ${i + 1} of ${lines.length} failed (${r.timedOut ? `timed out after ${INSTALL_TIMEOUT_MS / 1000} s` : `exit ${r.exitCode ?? r.signal}`}): ${shown}\n${tail}`;
+          break;
+        }
+      }
+      if (!failure) {
+        const r = await sandbox.exec({ argv: ["bash", "-c", COLLECT_GENERATED], timeoutMs: 120_000 });
+        log.push("\n$ (keep the files the install generated in the repository)", r.output.trimEnd());
+        if (r.exitCode !== 0)
+          failure = `could not keep the files the install generated in the repository:\n${r.output.slice(-2000)}`;
+      }
+    } finally {
+      await sandbox.close();
+    }
+  } finally {
+    await checkout.dispose();
+  }
+  const size = treeSize(envDir);
+  const manifest: LayerManifest = {
+    key,
+    status: failure ? "failed" : "ok",
+    created_at: new Date().toISOString(),
+    repo: request.repoPath,
+    commit: request.commit,
+    spec: request.spec,
+    python: { executable: python.executable, version: python.version, prefix: python.prefix },
+    sources: pip.summary,
+    commands,
+    generated_files: existsSync(join(envDir, GENERATED_DIR))
+      ? treeSize(join(envDir, GENERATED_DIR)).files
+      : 0,
+    files: size.files,
+    bytes: size.bytes,
+    build_seconds: Math.round(performance.now() - started) / 1000,
+    ...(failure ? { failure } : {}),
+  };
+  // Frozen: the sandbox user that wrote it owns nothing of it any more, and every later sandbox sees it read-only.
+  if (id.switched) adoptTree(envDir, 0, 0);
+  rmSync(pipDir, { recursive: true, force: true });
+  writeFileSync(join(tmp, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileSync(join(tmp, BUILD_LOG), `${log.join("\n")}\n`);
+  const theirs =
+    request.force || failure || !existsSync(dir) || layerDamage(dir) ? undefined : readManifest(dir);
+  if (theirs) {
+    // Another process built the same layer meanwhile, and it is whole: use it, drop ours.
+    removeLayer(tmp);
+    return { key, dir, envDir: join(dir, "env"), manifest: theirs };
+  }
+  removeLayer(dir);
+  try {
+    renameSync(tmp, dir);
+  } catch (err) {
+    // Another process built the same layer and renamed it into place first: theirs is as good.
+    removeLayer(tmp);
+    const theirs = readManifest(dir);
+    if (!failure && theirs && !layerDamage(dir))
+      return { key, dir, envDir: join(dir, "env"), manifest: theirs };
+    throw err;
+  }
+  if (failure)
+    throw new EnvBuildError(
+      `environment ${key} did not build: ${failure}\nThe whole log: ${logPath}`,
+      logPath,
+    );
+  request.log?.(
+    `environment ${key} built in ${manifest.build_seconds.toFixed(1)} s: ${(manifest.bytes / 1e6).toFixed(1)} MB${manifest.generated_files > 0 ? `, ${manifest.generated_files} generated repository files kept` : ""}`,
+  );
+  return { key, dir, envDir: join(dir, "env"), manifest };
+}
+
+/** The variables that put a layer's venv first, as `source /env/bin/activate` would. */
+export function layerEnvironment(): Record<string, string> {
+  return {
+    PATH: `${ENV_MOUNT}/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`,
+    VIRTUAL_ENV: ENV_MOUNT,
+  };
+}

@@ -1,0 +1,28 @@
+export {
+  ENV_MOUNT,
+  EnvBuildError,
+  ensureLayer,
+  INSTALL_TIMEOUT_MS,
+  type LayerRequest,
+  layerEnvironment,
+} from "./build.js";
+export {
+  autoEnvironment,
+  type DetectedEnvironment,
+  detectPythonEnvironment,
+  type ReadRepoFile,
+} from "./detect.js";
+export { type Interpreter, resolveInterpreter } from "./interpreter.js";
+export { type EnvMount, layerMount } from "./mount.js";
+export { machinePipSources, type PipSources, parsePipConfig, sandboxPip, specSources } from "./sources.js";
+export {
+  BUILD_LOG,
+  ENV_DIR_ENV,
+  envStoreDir,
+  type Layer,
+  type LayerManifest,
+  layerDamage,
+  listLayers,
+  removeLayer,
+  staleBuilds,
+} from "./store.js";

@@ -1,0 +1,33 @@
+import { dirname } from "node:path";
+import type { ReadOnlyBind } from "../sandbox/index.js";
+import { ENV_MOUNT, interpreterBinds, layerEnvironment } from "./build.js";
+import { resolveInterpreter } from "./interpreter.js";
+import { GENERATED_DIR, type Layer } from "./store.js";
+
+/** What a task's sandbox needs from a layer: the mounts, the variables, and one setup line. */
+export interface EnvMount {
+  key: string;
+  binds: ReadOnlyBind[];
+  env: Record<string, string>;
+  /**
+   * Run first in every checkout: puts back the repository files the install generated (a
+   * `_version.py`, egg-info) where the tree has none of its own. They are setup's products, never
+   * the agent's patch.
+   */
+  setup: string[];
+}
+
+/** The mount of a built layer: read-only at /env, the interpreter it was made from at its own path. */
+export async function layerMount(layer: Layer): Promise<EnvMount> {
+  const python = await resolveInterpreter(layer.manifest.spec.python);
+  const store = dirname(layer.dir);
+  return {
+    key: layer.key,
+    binds: [{ source: layer.envDir, dest: ENV_MOUNT }, ...(await interpreterBinds(python, store))],
+    env: layerEnvironment(),
+    setup:
+      layer.manifest.generated_files > 0
+        ? [`tar -C ${ENV_MOUNT}/${GENERATED_DIR} -cf - . | tar -xf - --skip-old-files --no-same-owner`]
+        : [],
+  };
+}

@@ -1,0 +1,58 @@
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { EnvironmentSpec } from "../swebench/index.js";
+
+/**
+ * A store for one test file's layers ($ACILAB_ENV_DIR), reachable by the sandbox user, and a folder
+ * of wheels holding `acilabdep` — a package no system has — built from source here with Debian's
+ * setuptools, offline: a repository whose tests need it passes only inside its environment.
+ */
+export function envFixture(): { root: string; store: string; wheels: string } {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "acilab-envtest-")));
+  chmodSync(root, 0o755);
+  const store = join(root, "store");
+  const wheels = join(root, "wheels");
+  mkdirSync(store, { mode: 0o755 });
+  mkdirSync(wheels, { mode: 0o755 });
+  const src = join(root, "dep-src");
+  mkdirSync(join(src, "acilabdep"), { recursive: true });
+  writeFileSync(
+    join(src, "pyproject.toml"),
+    '[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n\n[project]\nname = "acilabdep"\nversion = "1.0"\n',
+  );
+  writeFileSync(join(src, "acilabdep", "__init__.py"), "def double(x):\n    return 2 * x\n");
+  execFileSync(
+    "/usr/bin/python3",
+    ["-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "--no-index", "-w", wheels, src],
+    { env: { PATH: "/usr/bin:/bin", HOME: root, PIP_CONFIG_FILE: "/dev/null" }, stdio: "pipe" },
+  );
+  chmodSync(wheels, 0o755);
+  return { root, store, wheels };
+}
+
+/** A spec on Debian's Python (its pytest and setuptools seen through system site packages), offline. */
+export function offlineSpec(wheels: string, install: string[] = []): EnvironmentSpec {
+  return {
+    python: "/usr/bin/python3",
+    system_site_packages: true,
+    install: ["pip install --no-build-isolation -e .", ...install],
+    indexes: { find_links: [wheels] },
+  };
+}
+
+/** The files of a small src-layout project that imports acilabdep and a generated _version.py. */
+export const CALC_FILES: Record<string, string> = {
+  "pyproject.toml":
+    '[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n\n[project]\nname = "calc"\nversion = "0.1"\ndependencies = ["acilabdep"]\n\n[tool.setuptools.packages.find]\nwhere = ["src"]\n',
+  ".gitignore": "src/calc/_version.py\n*.egg-info/\n",
+  "src/calc/__init__.py":
+    "from acilabdep import double\nfrom calc._version import VERSION\n\n\ndef quadruple(x):\n    return double(x) + x\n",
+  "tests/test_calc.py":
+    "from calc import VERSION, quadruple\n\n\ndef test_quadruple():\n    assert quadruple(3) == 12\n\n\ndef test_version():\n    assert VERSION == '1.0'\n",
+};
+/** The install line that generates calc's _version.py, as a build backend's version hook would. */
+export const GENERATE_VERSION = `echo "VERSION = '1.0'" > src/calc/_version.py`;
+/** The fix of calc's bug. */
+export const CALC_FIX = "def quadruple(x):\n    return double(double(x))\n";
