@@ -237,7 +237,8 @@ export async function detectPythonEnvironment(
     const name = /^[A-Za-z0-9][A-Za-z0-9._-]*/.exec(req)?.[0]?.toLowerCase();
     if (!name || seen.has(name)) continue;
     seen.add(name);
-    install.push(optionalInstall(req.trim()));
+    // Without its test runner nothing runs: pytest is the one requirement that may not miss.
+    install.push(name === "pytest" ? `pip install ${quote(req.trim())}` : optionalInstall(req.trim()));
   }
   if (!seen.has("pytest")) {
     const min = await pytestMinversion(read, pyproject);

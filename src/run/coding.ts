@@ -227,8 +227,8 @@ async function runTaskSetup(
 /**
  * The workspace's patch, less the file changes that are exactly as setup left them. A file both
  * setup and the agent changed stays whole in the patch — setup's part with it, which the grader's own
- * setup makes again — and is named in `setupOverlap` so the grade says so. Layered environments
- * (issue 12) remove the case: setup's products will live below the workspace, never in its diff.
+ * setup makes again — and is named in `setupOverlap` so the grade says so. An environment layer's
+ * generated files (a `_version.py`) are put back by a setup line, and are left out the same way.
  */
 async function readSubmission(
   checkout: Checkout,
