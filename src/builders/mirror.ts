@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
-import { autoEnvironment } from "../env/index.js";
+import { basename } from "node:path";
 import type { BackendChoice } from "../sandbox/index.js";
 import type { EnvironmentSpec, Instance } from "../swebench/index.js";
-import { instanceEnvironment } from "../tasks/index.js";
 import {
   collectionError,
   dropAgentFiles,
@@ -19,6 +15,7 @@ import {
 import { detectRepo, type TestCommandOverride, type TestSetup } from "./detect.js";
 import { asFix, type FixCommit, recentCommits } from "./history.js";
 import { problemStatement } from "./issue.js";
+import { ENVIRONMENT_TAG, prepareEnvironment } from "./mirror-environment.js";
 import { isTestModule, languageOf } from "./paths.js";
 import { type TestRun, WorkRepo } from "./workdir.js";
 
@@ -87,47 +84,6 @@ export interface BuildReport {
   warnings: string[];
 }
 
-/** The bundle's tag for the commit every instance's environment is built at (HEAD's tree). */
-const ENVIRONMENT_TAG = "environment";
-
-/**
- * The mirror's environment: the spec (auto: detected from HEAD's files), HEAD's tree committed as
- * the environment commit the bundle carries, the layer built there (or found), and the work
- * repository's sandbox opened again over it. A build that fails ends the mirror with its message.
- */
-async function prepareEnvironment(
-  work: WorkRepo,
-  setup: TestSetup,
-  options: MirrorOptions,
-): Promise<{ commit: string; spec: EnvironmentSpec }> {
-  const say = options.onEnvironment ?? (() => undefined);
-  let spec: EnvironmentSpec;
-  if (options.environment === "auto") {
-    const detected = await autoEnvironment(
-      work.dir,
-      work.head,
-      options.python ? { python: options.python } : {},
-    );
-    for (const d of detected.decisions) say(`environment: ${d}`);
-    spec = detected.spec;
-  } else spec = options.environment as EnvironmentSpec;
-  await work.checkout(work.head);
-  const commit = await work.commitTree(ENVIRONMENT_TAG, "the environment's commit: HEAD's tree");
-  // The layer is built from a bundle of that commit, as graders will build it from the instances'
-  // bundle: the scratch clone belongs to the sandbox user, and git will not fetch from it as another.
-  const dir = mkdtempSync(join(tmpdir(), "acilab-env-commit-"));
-  const mount = await (async () => {
-    const bundle = join(dir, "environment.bundle");
-    await work.bundle(bundle, [ENVIRONMENT_TAG]);
-    return instanceEnvironment(
-      { acilab_env: spec, repo_path: bundle, environment_setup_commit: commit, base_commit: commit },
-      { log: say, ...(options.backend ? { backend: options.backend } : {}) },
-    );
-  })().finally(() => rmSync(dir, { recursive: true, force: true }));
-  if (mount) await work.useEnvironment(mount, setup.language, options.backend);
-  return { commit, spec };
-}
-
 /**
  * PR mirroring (as SWE-smith does): take fixes that already landed, undo each one's source part on
  * today's HEAD, and keep the tests of its files that pass at HEAD and fail with the fix undone.
@@ -138,7 +94,9 @@ export async function mirror(options: MirrorOptions): Promise<BuildReport> {
   const work = await WorkRepo.create(options.repo, setup.language, options.backend, options.testTimeoutMs);
   const warnings = work.warning ? [work.warning] : [];
   try {
-    const environment = options.environment ? await prepareEnvironment(work, setup, options) : undefined;
+    const environment = options.environment
+      ? await prepareEnvironment(work, setup, { ...options, environment: options.environment })
+      : undefined;
     const commits = await recentCommits(work, options.maxCommits ?? DEFAULT_MAX_COMMITS);
     const fixes = commits
       .map(asFix)

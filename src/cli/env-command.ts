@@ -11,7 +11,7 @@ import {
   removeLayer,
   staleBuilds,
 } from "../env/index.js";
-import { type EnvironmentSpec, loadInstances } from "../swebench/index.js";
+import { type EnvironmentSpec, loadInstances, parseEnvironmentSpec } from "../swebench/index.js";
 import { git } from "../workspace/index.js";
 import { numberOption, sandboxOption, UsageError } from "./args.js";
 import { table } from "./format.js";
@@ -194,7 +194,7 @@ function list(argv: string[], out: Out): number {
         JSON.stringify({
           key: l.key,
           dir: l.dir,
-          damage: layerDamage(l.dir) ?? null,
+          damage: layerDamage(l.dir, l.manifest) ?? null,
           manifest: l.manifest ?? null,
         }),
       );
@@ -206,7 +206,7 @@ function list(argv: string[], out: Out): number {
   }
   const rows = layers.map((l) => {
     const m = l.manifest;
-    const damage = layerDamage(l.dir);
+    const damage = layerDamage(l.dir, l.manifest);
     return [
       l.key,
       damage ? (m?.status === "failed" ? "failed" : "damaged") : "ok",
@@ -244,7 +244,7 @@ function prune(argv: string[], out: Out): number {
     const drop =
       values.all ||
       positionals.includes(l.key) ||
-      (values.failed && layerDamage(l.dir) !== undefined) ||
+      (values.failed && layerDamage(l.dir, l.manifest) !== undefined) ||
       (cutoff !== undefined && built < cutoff);
     if (!drop) continue;
     removeLayer(l.dir);
@@ -270,17 +270,11 @@ export function readSpecFile(file: string, command: string): EnvironmentSpec {
       command,
     );
   }
-  const spec = raw as Partial<EnvironmentSpec>;
-  if (
-    typeof spec !== "object" ||
-    spec === null ||
-    typeof spec.python !== "string" ||
-    !Array.isArray(spec.install) ||
-    !spec.install.every((l) => typeof l === "string")
-  )
+  const checked = parseEnvironmentSpec(raw);
+  if ("problem" in checked)
     throw new UsageError(
-      `--env ${file}: expected {"python": "python3", "install": ["pip install -e .[test]"]} (and optionally "system_site_packages", "indexes")`,
+      `--env ${file}: ${checked.problem} — expected {"python": "python3", "install": ["pip install -e .[test]"]} (and optionally "system_site_packages", "indexes")`,
       command,
     );
-  return spec as EnvironmentSpec;
+  return checked.spec;
 }

@@ -1,19 +1,17 @@
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import {
   adoptTree,
-  assertReachable,
   type BackendChoice,
   openSandbox,
   type ReadOnlyBind,
+  SANDBOX_PATH,
   sandboxIdentity,
 } from "../sandbox/index.js";
 import type { EnvironmentSpec } from "../swebench/index.js";
 import { snapshotAtCommit } from "../workspace/index.js";
-import { type Interpreter, resolveInterpreter } from "./interpreter.js";
+import { type Interpreter, interpreterBinds, resolveInterpreter } from "./interpreter.js";
 import { PIP_MOUNT, sandboxPip, specSources } from "./sources.js";
 import {
   BUILD_LOG,
@@ -25,12 +23,10 @@ import {
   layerKey,
   MANIFEST,
   openStore,
-  readManifest,
   removeLayer,
   treeSize,
+  wholeLayer,
 } from "./store.js";
-
-const copy = promisify(execFile);
 
 /** Where a layer appears inside every sandbox: fixed, since a venv's scripts name it in their shebangs. */
 export const ENV_MOUNT = "/env";
@@ -90,10 +86,9 @@ export async function ensureLayer(request: LayerRequest): Promise<Layer> {
   if (!made) {
     made = (async () => {
       if (existsSync(dir) && !request.force) {
-        const damage = layerDamage(dir);
-        const manifest = readManifest(dir);
-        if (!damage && manifest) return { key, dir, envDir: join(dir, "env"), manifest };
-        request.log?.(`environment ${key}: ${damage}; building it again`);
+        const whole = wholeLayer(key, dir);
+        if (whole) return whole;
+        request.log?.(`environment ${key}: ${layerDamage(dir)}; building it again`);
       }
       return build(request, { key, store, dir, python, pip });
     })();
@@ -105,35 +100,6 @@ export async function ensureLayer(request: LayerRequest): Promise<Layer> {
     );
   }
   return made;
-}
-
-/** Folders the sandbox needs to run this interpreter at its own path (a copy when the sandbox user cannot reach it). */
-export async function interpreterBinds(python: Interpreter, store: string): Promise<ReadOnlyBind[]> {
-  if (python.prefix === "/usr" || python.prefix.startsWith("/usr/")) return [];
-  const id = sandboxIdentity();
-  try {
-    assertReachable(join(python.prefix, "bin"), id, "interpreter");
-    return [python.prefix];
-  } catch {
-    // Under a private home (pyenv in /root): a copy in the store, shown at the original path, where
-    // its shared library's RUNPATH points.
-  }
-  const name = `${python.version}-${layerKey({ commit: "", spec: { python: python.prefix, install: [] }, python, pipConfig: "" })}`;
-  const copyDir = join(store, "python", name);
-  if (!existsSync(join(copyDir, ".complete"))) {
-    const tmp = `${copyDir}.tmp-${process.pid}`;
-    rmSync(tmp, { recursive: true, force: true });
-    mkdirSync(join(store, "python"), { recursive: true, mode: 0o755 });
-    // Hard links cost nothing on the same filesystem; otherwise a copy.
-    await copy("cp", ["-al", python.prefix, tmp]).catch(async () => {
-      rmSync(tmp, { recursive: true, force: true });
-      await copy("cp", ["-a", python.prefix, tmp]);
-    });
-    writeFileSync(join(tmp, ".complete"), `${python.prefix}\n`);
-    rmSync(copyDir, { recursive: true, force: true });
-    renameSync(tmp, copyDir);
-  }
-  return [{ source: copyDir, dest: python.prefix }];
 }
 
 async function build(
@@ -249,22 +215,21 @@ async function build(
   rmSync(pipDir, { recursive: true, force: true });
   writeFileSync(join(tmp, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
   writeFileSync(join(tmp, BUILD_LOG), `${log.join("\n")}\n`);
-  const theirs =
-    request.force || failure || !existsSync(dir) || layerDamage(dir) ? undefined : readManifest(dir);
-  if (theirs) {
-    // Another process built the same layer meanwhile, and it is whole: use it, drop ours.
+  // Another process may have built the same layer meanwhile: a whole one is as good as ours.
+  const theirs = () => (request.force || failure ? undefined : wholeLayer(key, dir));
+  const before = theirs();
+  if (before) {
     removeLayer(tmp);
-    return { key, dir, envDir: join(dir, "env"), manifest: theirs };
+    return before;
   }
   removeLayer(dir);
   try {
     renameSync(tmp, dir);
   } catch (err) {
-    // Another process built the same layer and renamed it into place first: theirs is as good.
+    // …or renamed it into place between the check and the rename.
     removeLayer(tmp);
-    const theirs = readManifest(dir);
-    if (!failure && theirs && !layerDamage(dir))
-      return { key, dir, envDir: join(dir, "env"), manifest: theirs };
+    const after = theirs();
+    if (after) return after;
     throw err;
   }
   if (failure)
@@ -281,7 +246,7 @@ async function build(
 /** The variables that put a layer's venv first, as `source /env/bin/activate` would. */
 export function layerEnvironment(): Record<string, string> {
   return {
-    PATH: `${ENV_MOUNT}/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`,
+    PATH: `${ENV_MOUNT}/bin:${SANDBOX_PATH}`,
     VIRTUAL_ENV: ENV_MOUNT,
   };
 }

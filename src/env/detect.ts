@@ -167,8 +167,7 @@ export async function detectPythonEnvironment(
   }
   const tool = table(pyproject?.tool);
   const versionFile =
-    (table(table(table(tool?.hatch)?.build)?.hooks) &&
-      table(table(table(table(tool?.hatch)?.build)?.hooks)?.vcs)?.["version-file"]) ??
+    table(table(table(table(tool?.hatch)?.build)?.hooks)?.vcs)?.["version-file"] ??
     table(tool?.setuptools_scm)?.write_to ??
     table(tool?.setuptools_scm)?.version_file;
   if (typeof versionFile === "string")

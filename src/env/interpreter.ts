@@ -1,6 +1,9 @@
 import { execFile } from "node:child_process";
-import { realpathSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { promisify } from "node:util";
+import { assertReachable, type ReadOnlyBind, sandboxIdentity } from "../sandbox/index.js";
 
 const run = promisify(execFile);
 
@@ -69,4 +72,37 @@ async function probe(named: string): Promise<Interpreter> {
       `interpreter "${named}" is Python ${version}; environments need Python ${OLDEST.join(".")} or newer (its venv module)`,
     );
   return { named, executable: realpathSync(executable), prefix: realpathSync(prefix), version };
+}
+
+/**
+ * Folders a sandbox needs to run this interpreter at its own path, where its shared library's RUNPATH
+ * points: none under /usr (always there), the prefix itself when the sandbox user can reach it, else
+ * a copy in the store (hard links where it can) shown at the original path — pyenv under root's home.
+ */
+export async function interpreterBinds(
+  python: Pick<Interpreter, "prefix" | "version">,
+  store: string,
+): Promise<ReadOnlyBind[]> {
+  if (python.prefix === "/usr" || python.prefix.startsWith("/usr/")) return [];
+  try {
+    assertReachable(join(python.prefix, "bin"), sandboxIdentity(), "interpreter");
+    return [python.prefix];
+  } catch {
+    // unreachable: copy it below
+  }
+  const id = createHash("sha256").update(`${python.prefix}\0${python.version}`).digest("hex").slice(0, 12);
+  const copyDir = join(store, "python", `${python.version}-${id}`);
+  if (!existsSync(join(copyDir, ".complete"))) {
+    const tmp = `${copyDir}.tmp-${process.pid}`;
+    rmSync(tmp, { recursive: true, force: true });
+    mkdirSync(join(store, "python"), { recursive: true, mode: 0o755 });
+    await run("cp", ["-al", python.prefix, tmp]).catch(async () => {
+      rmSync(tmp, { recursive: true, force: true }); // another filesystem: a real copy
+      await run("cp", ["-a", python.prefix, tmp]);
+    });
+    writeFileSync(join(tmp, ".complete"), `${python.prefix}\n`);
+    rmSync(copyDir, { recursive: true, force: true });
+    renameSync(tmp, copyDir);
+  }
+  return [{ source: copyDir, dest: python.prefix }];
 }

@@ -1,7 +1,7 @@
 import { dirname } from "node:path";
 import type { ReadOnlyBind } from "../sandbox/index.js";
-import { ENV_MOUNT, interpreterBinds, layerEnvironment } from "./build.js";
-import { resolveInterpreter } from "./interpreter.js";
+import { ENV_MOUNT, layerEnvironment } from "./build.js";
+import { interpreterBinds } from "./interpreter.js";
 import { GENERATED_DIR, type Layer } from "./store.js";
 
 /** What a task's sandbox needs from a layer: the mounts, the variables, and one setup line. */
@@ -19,11 +19,11 @@ export interface EnvMount {
 
 /** The mount of a built layer: read-only at /env, the interpreter it was made from at its own path. */
 export async function layerMount(layer: Layer): Promise<EnvMount> {
-  const python = await resolveInterpreter(layer.manifest.spec.python);
-  const store = dirname(layer.dir);
+  // The interpreter the build recorded: the venv's python links to it, whatever PATH says now.
+  const interpreter = await interpreterBinds(layer.manifest.python, dirname(layer.dir));
   return {
     key: layer.key,
-    binds: [{ source: layer.envDir, dest: ENV_MOUNT }, ...(await interpreterBinds(python, store))],
+    binds: [{ source: layer.envDir, dest: ENV_MOUNT }, ...interpreter],
     env: layerEnvironment(),
     setup:
       layer.manifest.generated_files > 0

@@ -110,8 +110,7 @@ export function readManifest(dir: string): LayerManifest | undefined {
 }
 
 /** Why a layer cannot be used as it is, or undefined when it is whole. */
-export function layerDamage(dir: string): string | undefined {
-  const manifest = readManifest(dir);
+export function layerDamage(dir: string, manifest = readManifest(dir)): string | undefined {
   if (!manifest) return "its manifest.json is missing or unreadable";
   if (manifest.status !== "ok")
     return `its last build failed (${manifest.failure?.split("\n")[0] ?? "see build.log"})`;
@@ -127,6 +126,14 @@ export function layerDamage(dir: string): string | undefined {
   if (size.files !== manifest.files)
     return `env/ has ${size.files} entries where the build left ${manifest.files}`;
   return undefined;
+}
+
+/** The layer at `dir` when it is whole (layerDamage says why not). */
+export function wholeLayer(key: string, dir: string): Layer | undefined {
+  const manifest = readManifest(dir);
+  return manifest && !layerDamage(dir, manifest)
+    ? { key, dir, envDir: join(dir, "env"), manifest }
+    : undefined;
 }
 
 /** Every layer of the store with its manifest (unreadable ones too, so prune can remove them). */

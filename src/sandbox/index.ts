@@ -24,6 +24,7 @@ export {
   DEFAULT_OUTPUT_LIMIT,
   ProcessSandbox,
   type ProcessSandboxOptions,
+  SANDBOX_PATH,
   sandboxEnvironment,
 } from "./process.js";
 export {

@@ -25,9 +25,12 @@ export const DEFAULT_LIMITS: ResourceLimits = {
  * The variables a sandboxed process may see. Everything else in the host environment — API keys,
  * tokens, proxies, NODE_OPTIONS — is dropped, because model-written code runs here.
  */
+/** PATH inside every sandbox (an environment layer puts /env/bin before it). */
+export const SANDBOX_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
 export function sandboxEnvironment(home: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
-    PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+    PATH: SANDBOX_PATH,
     HOME: home,
     TMPDIR: home,
     LANG: "C.UTF-8",

@@ -6,7 +6,7 @@ export {
   summaryPath,
   TEST_OUTPUT_FILE,
 } from "./layout.js";
-export { loadInstances } from "./load-instances.js";
+export { loadInstances, parseEnvironmentSpec } from "./load-instances.js";
 export { type LoadedPredictions, loadPredictions } from "./load-predictions.js";
 export { InputFileError } from "./rows.js";
 export { type GradeRunOptions, type GradeRunResult, gradeRun, type ProgressEvent } from "./run.js";

@@ -88,6 +88,12 @@ function withoutUndefined(value: z.infer<typeof EnvironmentRow>): EnvironmentSpe
   return JSON.parse(JSON.stringify(value)) as EnvironmentSpec;
 }
 
+/** An environment spec (an instance's `acilab_env`, or a spec file), checked field by field. */
+export function parseEnvironmentSpec(value: unknown): { spec: EnvironmentSpec } | { problem: string } {
+  const parsed = EnvironmentRow.safeParse(value);
+  return parsed.success ? { spec: withoutUndefined(parsed.data) } : { problem: describeIssues(parsed.error) };
+}
+
 /**
  * Load instances from `.jsonl` or `.json` (a list). Every problem in the file is reported at once,
  * each naming the line (or index), the instance id and the field; duplicate ids name both lines.

@@ -145,7 +145,14 @@ export class BrowserEnvironment implements Environment {
   }
 
   async act(action: ScreenAction): Promise<void> {
-    await this.input(action);
+    const { page } = this.live();
+    try {
+      await this.input(action);
+    } catch (err) {
+      // A click that closes its own page (window.close() in a popup) can end the page before
+      // Playwright's click returns: the input landed, and the page below is what the user sees now.
+      if (!(page.isClosed() && /has been closed/.test((err as Error).message))) throw err;
+    }
     // An input event may have started a navigation (form submit, link, Enter) or a fetch: let it land,
     // so the next capture sees the new page rather than a page between documents.
     if (action.kind === "wait" || action.kind === "move" || action.kind === "scroll") return;
