@@ -76,10 +76,10 @@ const inFlight = new Map<string, Promise<Layer>>();
  * failed build) is removed and built again, and `log` says why.
  */
 export async function ensureLayer(request: LayerRequest): Promise<Layer> {
-  const python = await resolveInterpreter(request.spec.python);
+  const store = openStore(request.store);
+  const python = await resolveInterpreter(request.spec.python, store);
   const pip = sandboxPip(specSources(request.spec.indexes));
   const key = layerKey({ commit: request.commit, spec: request.spec, python, pipConfig: pip.config });
-  const store = openStore(request.store);
   const dir = join(store, key);
   const memo = `${dir}\0${request.force === true}`;
   let made = inFlight.get(memo);

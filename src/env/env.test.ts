@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSandbox } from "../sandbox/index.js";
@@ -97,6 +97,16 @@ describe("environment layers", () => {
     expect(message).toMatch(/The whole log: .*build\.log/);
     const failed = listLayers(fx.store).filter((l) => l.manifest?.status === "failed");
     expect(failed.length).toBe(1);
+  });
+
+  it("never runs an interpreter named by an instance on the host: a script is refused unrun", async () => {
+    const marker = join(fx.root, "ran-on-host");
+    const script = join(fx.root, "python3-evil");
+    writeFileSync(script, `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 });
+    await expect(
+      ensureLayer({ repoPath: repo, commit, spec: { ...offlineSpec(fx.wheels), python: script } }),
+    ).rejects.toThrow(/is .*python3-evil, which is not an executable binary/);
+    expect(existsSync(marker)).toBe(false);
   });
 
   it("an interpreter that does not exist is named, with what to give instead", async () => {

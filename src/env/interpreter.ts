@@ -1,9 +1,25 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import {
+  accessSync,
+  chmodSync,
+  closeSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { assertReachable, type ReadOnlyBind, sandboxIdentity } from "../sandbox/index.js";
+import { assertReachable, openSandbox, type ReadOnlyBind, sandboxIdentity } from "../sandbox/index.js";
 
 const run = promisify(execFile);
 
@@ -25,45 +41,112 @@ const OLDEST = [3, 6];
 const PROBE =
   "import json, os, sys; print(json.dumps([os.path.realpath(sys.executable), os.path.realpath(sys.base_prefix), '.'.join(map(str, sys.version_info[:3]))]))";
 
+const HINT =
+  "name one with --python: a path such as /usr/bin/python3, or a name on PATH such as python3.9 (pyenv, uv and conda interpreters work)";
+
 const cache = new Map<string, Promise<Interpreter>>();
 
 /**
- * Find the interpreter a spec names and ask it where it lives — on the host, since it is the user's
- * program, not the repository's; nothing of the repository runs here. Errors say what to name instead.
+ * Find the interpreter a spec names and ask it where it lives. The name comes from an instances
+ * file, which may be anyone's: the host only looks the name up (and asks pyenv which binary a shim
+ * stands for), requires a real executable binary, and runs it — the probe — in the sandbox.
  */
-export function resolveInterpreter(named: string): Promise<Interpreter> {
-  let found = cache.get(named);
+export function resolveInterpreter(named: string, store: string): Promise<Interpreter> {
+  const key = `${named}\0${store}`;
+  let found = cache.get(key);
   if (!found) {
-    found = probe(named);
-    cache.set(named, found);
-    found.catch(() => cache.delete(named));
+    found = probe(named, store);
+    cache.set(key, found);
+    found.catch(() => cache.delete(key));
   }
   return found;
 }
 
-async function probe(named: string): Promise<Interpreter> {
-  const hint =
-    "name one with --python: a path such as /usr/bin/python3, or a name on PATH such as python3.9 (pyenv, uv and conda interpreters work)";
-  let stdout: string;
+function isExecutableFile(path: string): boolean {
   try {
-    ({ stdout } = await run(named, ["-c", PROBE], { timeout: 60_000, encoding: "utf8" }));
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException & { stderr?: string };
-    if (e.code === "ENOENT")
-      throw new Error(
-        `interpreter "${named}" not found (${named.includes("/") ? "no such file" : "not on PATH"}); ${hint}`,
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function head(path: string, bytes: number): Buffer {
+  const fd = openSync(path, "r");
+  try {
+    const buf = Buffer.alloc(bytes);
+    return buf.subarray(0, readSync(fd, buf, 0, bytes, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const isElf = (path: string) => head(path, 4).equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46]));
+
+/** The binary a name stands for: looked up on PATH, symlinks resolved, a pyenv shim asked of pyenv. */
+async function locate(named: string): Promise<string> {
+  let path: string | undefined;
+  if (named.includes("/")) path = isExecutableFile(named) ? named : undefined;
+  else
+    path = (process.env.PATH ?? "")
+      .split(delimiter)
+      .filter((d) => d !== "")
+      .map((d) => join(d, named))
+      .find(isExecutableFile);
+  if (path === undefined)
+    throw new Error(
+      `interpreter "${named}" not found (${named.includes("/") ? "no such file" : "not on PATH"}); ${HINT}`,
+    );
+  let real = realpathSync(path);
+  if (isElf(real)) return real;
+  // pyenv's shims are scripts; `pyenv which` names the binary behind one, for a plain python name only.
+  if (
+    /\/shims\/[^/]+$/.test(real) &&
+    /pyenv/.test(head(real, 2048).toString("utf8")) &&
+    /^python[\d.]*$/.test(named)
+  ) {
+    try {
+      real = realpathSync(
+        (await run("pyenv", ["which", named], { timeout: 60_000, encoding: "utf8" })).stdout.trim(),
       );
-    if (e.code === "EACCES") throw new Error(`interpreter "${named}" is not executable; ${hint}`);
-    const said = (e.stderr ?? e.message).trim().split("\n").at(-1);
-    throw new Error(`interpreter "${named}" did not run as Python 3 (${said}); ${hint}`);
+    } catch (err) {
+      throw new Error(
+        `interpreter "${named}" is a pyenv shim pyenv could not resolve (${(err as Error).message.split("\n")[0]}); ${HINT}`,
+      );
+    }
+    if (isElf(real)) return real;
+  }
+  throw new Error(
+    `interpreter "${named}" is ${real}, which is not an executable binary (a script or other file); ${HINT}`,
+  );
+}
+
+async function probe(named: string, store: string): Promise<Interpreter> {
+  const binary = await locate(named);
+  // The installation a binary lives in is the folder above its bin/ (sys.base_prefix says for sure).
+  const binds = await interpreterBinds({ prefix: dirname(dirname(binary)) }, store);
+  const scratch = mkdtempSync(join(tmpdir(), "acilab-probe-"));
+  chmodSync(scratch, 0o755);
+  let r: Awaited<ReturnType<Awaited<ReturnType<typeof openSandbox>>["sandbox"]["exec"]>>;
+  try {
+    const { sandbox } = await openSandbox({ workspace: scratch, readOnlyBinds: binds });
+    try {
+      r = await sandbox.exec({ argv: [binary, "-c", PROBE], timeoutMs: 60_000 });
+    } finally {
+      await sandbox.close();
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(stdout.trim().split("\n").at(-1) ?? "");
+    parsed = r.exitCode === 0 ? JSON.parse(r.stdout.trim().split("\n").at(-1) ?? "") : undefined;
   } catch {
-    throw new Error(
-      `interpreter "${named}" printed something other than its location; is it Python? ${hint}`,
-    );
+    parsed = undefined;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 3 || !parsed.every((p) => typeof p === "string")) {
+    const said = r.output.trim().split("\n").at(-1) ?? `exit ${r.exitCode}`;
+    throw new Error(`interpreter "${named}" (${binary}) did not run as Python 3 (${said}); ${HINT}`);
   }
   const [executable, prefix, version] = parsed as [string, string, string];
   const [major = 0, minor = 0] = version.split(".").map(Number);
@@ -71,7 +154,7 @@ async function probe(named: string): Promise<Interpreter> {
     throw new Error(
       `interpreter "${named}" is Python ${version}; environments need Python ${OLDEST.join(".")} or newer (its venv module)`,
     );
-  return { named, executable: realpathSync(executable), prefix: realpathSync(prefix), version };
+  return { named, executable, prefix, version };
 }
 
 /**
@@ -80,7 +163,7 @@ async function probe(named: string): Promise<Interpreter> {
  * a copy in the store (hard links where it can) shown at the original path — pyenv under root's home.
  */
 export async function interpreterBinds(
-  python: Pick<Interpreter, "prefix" | "version">,
+  python: Pick<Interpreter, "prefix">,
   store: string,
 ): Promise<ReadOnlyBind[]> {
   if (python.prefix === "/usr" || python.prefix.startsWith("/usr/")) return [];
@@ -90,8 +173,8 @@ export async function interpreterBinds(
   } catch {
     // unreachable: copy it below
   }
-  const id = createHash("sha256").update(`${python.prefix}\0${python.version}`).digest("hex").slice(0, 12);
-  const copyDir = join(store, "python", `${python.version}-${id}`);
+  const id = createHash("sha256").update(python.prefix).digest("hex").slice(0, 16);
+  const copyDir = join(store, "python", id);
   if (!existsSync(join(copyDir, ".complete"))) {
     const tmp = `${copyDir}.tmp-${process.pid}`;
     rmSync(tmp, { recursive: true, force: true });
