@@ -47,6 +47,10 @@ export function unusableRun(run: TestRun): string | undefined {
   if (run.statuses.size === 0) {
     const collection = collectionError(run);
     if (collection) return collection;
+    // The runner of an older commit (mocha before a move to vitest) is not in HEAD's environment.
+    const missing = /execvp (\S+): No such file or directory/.exec(run.stderr)?.[1];
+    if (missing)
+      return `${missing} is not installed: the environment was built from HEAD's files, and this commit's tests run with ${missing}`;
     return `no test results in the log (exit ${run.exitCode ?? "signal"}): ${tailOf(run) || "no output"}`;
   }
   return undefined;
@@ -62,9 +66,16 @@ export function collectionError(run: Pick<TestRun, "log" | "stderr">): string | 
   const file =
     /ERROR collecting (\S+)/.exec(text)?.[1] ??
     /ImportError while loading conftest '(?:\/workspace\/)?([^']+)'/.exec(text)?.[1];
-  if (!file) return undefined;
-  const cause = /^E\s+(\w*(?:Error|Exception)\b.*)$/m.exec(text)?.[1]?.trim();
-  return `its test module ${file} does not import${cause ? `: ${cause.slice(0, 160)}` : ""}`;
+  if (file) {
+    const cause = /^E\s+(\w*(?:Error|Exception)\b.*)$/m.exec(text)?.[1]?.trim();
+    return `its test module ${file} does not import${cause ? `: ${cause.slice(0, 160)}` : ""}`;
+  }
+  // node: a test file whose require/import fails (a package not installed, a name not exported).
+  const js =
+    /Error: Cannot find (?:module|package) '[^']+'(?: imported from \S+)?/.exec(text)?.[0] ??
+    /SyntaxError: The requested module '[^']+' does not provide an export named '\w+'/.exec(text)?.[0];
+  if (js) return `a test file does not load: ${js.replace(/\/workspace\//g, "").slice(0, 200)}`;
+  return undefined;
 }
 
 /**
@@ -78,9 +89,16 @@ export function importCause(error: string, sourcePatch: string, submodules: read
   const submodule = missing && submodules.find((m) => missing === m || missing.startsWith(`${m}/`));
   if (submodule)
     return ` — ${submodule} is a git submodule, and mirroring works on a clone without submodules' files`;
-  const name = /cannot import name '(\w+)'/.exec(error)?.[1];
+  const name = /cannot import name '(\w+)'|does not provide an export named '(\w+)'/
+    .exec(error)
+    ?.slice(1)
+    .find(Boolean);
+  // Python's def/class/assignment, or JavaScript's function/const/class/exports.name.
   const defines = name
-    ? new RegExp(`^\\+\\s*(?:(?:async\\s+)?def|class)\\s+${name}\\b|^\\+${name}\\s*=`, "m")
+    ? new RegExp(
+        `^\\+\\s*(?:(?:async\\s+)?def|class)\\s+${name}\\b|^\\+${name}\\s*=|^\\+\\s*(?:export\\s+)?(?:default\\s+)?(?:async\\s+)?(?:function\\*?|const|let|var|class)\\s+${name}\\b|^\\+.*\\bexports\\.${name}\\s*=`,
+        "m",
+      )
     : null;
   if (name && defines?.test(sourcePatch)) return ` — the fix adds ${name}: a new API rather than a bug fix`;
   return " — the code without the fix does not run here (this interpreter or its dependencies are newer than it)";

@@ -1,6 +1,7 @@
 import type { LogParserName } from "../parsers/index.js";
 import { resolvePlaceholders } from "../tasks/index.js";
 import { git } from "../workspace/index.js";
+import { detectNodeRunner, type NodeRunnerName, type PackageJson } from "./node-runners.js";
 import { type BuilderLanguage, isTestModule, languageOf } from "./paths.js";
 import { PYTEST_CONFIGS, pytestConfig, withoutCoverage } from "./pytest-config.js";
 
@@ -16,6 +17,8 @@ export interface TestSetup {
   how: string;
   /** Given by hand (--test-command): the same at every commit. */
   overridden?: boolean;
+  /** The runner is a dependency of the repository (mocha, jest…): its tests need an environment. */
+  runner?: NodeRunnerName;
 }
 
 export interface TestCommandOverride {
@@ -83,6 +86,21 @@ export function detectTestSetup(
       how: `pytest: ${py.length} Python test module(s)${layout}${addopts === undefined ? "" : "; coverage options dropped from addopts"}`,
     };
   }
+  const runner = hasPackageJson ? detectNodeRunner(packageJson(configs["package.json"])) : undefined;
+  if (runner) {
+    const testFiles = files.filter(runner.collects);
+    if (testFiles.length > 0) {
+      const typescript = testFiles.some((f) => languageOf(f) === "typescript");
+      return {
+        language: typescript ? "typescript" : "javascript",
+        logParser: runner.logParser,
+        command: runner.command,
+        testFiles,
+        how: `${runner.how}: ${testFiles.length} test file(s)`,
+        runner: runner.runner,
+      };
+    }
+  }
   if (hasPackageJson && nodeTests.length > 0) {
     const typescript = ts.length > 0;
     return {
@@ -97,6 +115,15 @@ export function detectTestSetup(
     `no test command found in ${repoDir}: no Python test modules (test_*.py, *_test.py) and no package.json ` +
       'with *.test.ts/*.test.js files — pass --test-command "…" (test files are appended as arguments) and --log-parser pytest|node-tap',
   );
+}
+
+function packageJson(text: string | undefined): PackageJson {
+  try {
+    const parsed: unknown = JSON.parse(text ?? "{}");
+    return parsed !== null && typeof parsed === "object" ? (parsed as PackageJson) : {};
+  } catch {
+    return {}; // a package.json that is not JSON names no runner; node's own is tried
+  }
 }
 
 /**
@@ -131,7 +158,7 @@ export async function detectRepo(
   }
   const files = listing.split("\0").filter(Boolean);
   const configs: Record<string, string> = {};
-  for (const [name] of PYTEST_CONFIGS)
+  for (const name of [...PYTEST_CONFIGS.map(([n]) => n), "package.json"])
     if (files.includes(name)) configs[name] = await git(repo, ["show", `${rev}:${name}`]).catch(() => "");
   return detectTestSetup(repo, files, override, configs);
 }

@@ -74,8 +74,11 @@ export function findTest(root: SyntaxNode, language: BuilderLanguage, ref: TestR
       if (scopeOf(node, language).join("::") === ref.scope.join("::")) return holder;
     } else {
       const call = nodeTestCall(node);
-      if (!call || !NODE_TEST_CALLEES.has(call.callee) || call.name !== ref.name) continue;
-      if (scopeOf(node, language).join(" > ") === ref.scope.join(" > ")) return node;
+      if (!call || !NODE_TEST_CALLEES.has(call.callee) || !ref.name.endsWith(call.name)) continue;
+      const path = [...scopeOf(node, language), call.name];
+      if (path.join(" > ") === [...ref.scope, ref.name].join(" > ")) return node;
+      // mocha's ids are full titles: the suites' titles and the test's joined by spaces.
+      if (ref.scope.length === 0 && path.join(" ") === ref.name) return node;
     }
   }
   return undefined;

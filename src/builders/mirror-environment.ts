@@ -16,6 +16,8 @@ export interface MirrorEnvironmentOptions {
   environment: "auto" | EnvironmentSpec;
   /** The interpreter `auto` names (default python3 on PATH). */
   python?: string | undefined;
+  /** The node `auto` names (default node on PATH). */
+  node?: string | undefined;
   backend?: BackendChoice | undefined;
   /** Told what the step decided and did, a line at a time. */
   onEnvironment?: ((line: string) => void) | undefined;
@@ -34,11 +36,11 @@ export async function prepareEnvironment(
   const say = options.onEnvironment ?? (() => undefined);
   let spec: EnvironmentSpec;
   if (options.environment === "auto") {
-    const detected = await autoEnvironment(
-      work.dir,
-      work.head,
-      options.python ? { python: options.python } : {},
-    );
+    const detected = await autoEnvironment(work.dir, work.head, {
+      language: setup.language === "python" ? "python" : "node",
+      ...(options.python ? { python: options.python } : {}),
+      ...(options.node ? { node: options.node } : {}),
+    });
     for (const d of detected.decisions) say(`environment: ${d}`);
     spec = detected.spec;
   } else spec = options.environment;

@@ -59,6 +59,8 @@ export interface MirrorOptions {
   environment?: "auto" | EnvironmentSpec;
   /** The interpreter `auto` names (default python3 on PATH). */
   python?: string;
+  /** The node `auto` names for a JavaScript/TypeScript repository (default node on PATH). */
+  node?: string;
   /** Told what the environment step decided and did, a line at a time. */
   onEnvironment?: (line: string) => void;
 }
@@ -91,6 +93,10 @@ export interface BuildReport {
 export async function mirror(options: MirrorOptions): Promise<BuildReport> {
   const maxSrc = options.maxSrcLines ?? DEFAULT_MAX_SRC_LINES;
   const setup = await detectRepo(options.repo, options.testCommand);
+  if (setup.runner && !options.environment)
+    throw new Error(
+      `${options.repo}'s tests run with ${setup.runner}, one of its own dependencies: give --env auto to install them from its lock file (or --env FILE)`,
+    );
   const work = await WorkRepo.create(options.repo, setup.language, options.backend, options.testTimeoutMs);
   const warnings = work.warning ? [work.warning] : [];
   try {
@@ -220,8 +226,10 @@ async function mirrorAt(
   // The repository's layout and test settings may have changed since: detect them as they were.
   if (rev !== work.head) setup = await setupAt(work, setup, rev);
   const present = new Set(await work.files());
+  // The runner's own idea of a test file where one was detected (mocha's test/, ava's test.js).
+  const modules = new Set(setup.testFiles);
   const testFiles = fix.testFiles.filter(
-    (f) => present.has(f) && isTestModule(f) && languageOf(f) !== undefined,
+    (f) => present.has(f) && (setup.runner ? modules.has(f) : isTestModule(f) && languageOf(f) !== undefined),
   );
   if (testFiles.length === 0)
     return { reason: `none of its test files is a test module at ${where}`, retry: true };
@@ -251,10 +259,15 @@ async function mirrorAt(
   const split = splitTests(good, broken);
   if (split.f2p.length === 0) {
     const collection = collectionError(good) ?? collectionError(broken);
+    // Nothing passes even with the fix: the tests cannot run here (a runner or module system newer than them).
+    const firstFailure = [...good.statuses].find(([, st]) => st === "FAILED" || st === "ERROR")?.[0];
+    const nonePass = ![...good.statuses.values()].some((st) => st === "PASSED");
     return {
       reason: collection
         ? `no FAIL_TO_PASS: ${collection}`
-        : `no FAIL_TO_PASS: none of its ${good.statuses.size} tests fails with the fix undone`,
+        : nonePass && firstFailure
+          ? `no FAIL_TO_PASS: none of its ${good.statuses.size} tests passes even with the fix (first: ${firstFailure.slice(0, 140)})`
+          : `no FAIL_TO_PASS: none of its ${good.statuses.size} tests fails with the fix undone`,
     };
   }
   // Test ids made from the clock or a random seed change from run to run: a task must not name one.

@@ -34,7 +34,9 @@ export function isTestPath(path: string): boolean {
     /^test_.*\.py$/.test(base) ||
     /_test\.py$/.test(base) ||
     base === "conftest.py" ||
-    /\.(test|spec)\.[cm]?[jt]sx?$/.test(base)
+    /\.(test|spec)\.[cm]?[jt]sx?$/.test(base) ||
+    // ava's and many small packages' one test file at the root
+    /^test\.[cm]?[jt]s$/.test(path)
   );
 }
 

@@ -24,7 +24,7 @@ function fakeLayer(key: string, created: string): string {
     repo: "/r",
     commit: "c".repeat(40),
     spec: { python: "python3", install: ["pip install -e ."] },
-    python: { executable: "/usr/bin/python3.11", version: "3.11.2", prefix: "/usr" },
+    interpreter: { language: "python", executable: "/usr/bin/python3.11", version: "3.11.2", prefix: "/usr" },
     sources: "none",
     commands: [],
     generated_files: 0,
@@ -41,7 +41,7 @@ describe("acilab env", () => {
     expect((await runCli(["env", "list"])).out).toMatch(/^no environments in /);
     fakeLayer("0123456789abcdef", "2020-01-01T00:00:00.000Z");
     const listed = await runCli(["env", "list"]);
-    expect(listed.out).toMatch(/0123456789abcdef\s+damaged\s+3\.11\.2/);
+    expect(listed.out).toMatch(/0123456789abcdef\s+damaged\s+python 3\.11\.2/);
     const json = JSON.parse((await runCli(["env", "list", "--json"])).out);
     expect(json.damage).toBe("env/pyvenv.cfg is missing");
   });

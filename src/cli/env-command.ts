@@ -26,14 +26,18 @@ export const ENV_BUILD_OPTIONS = {
   python: {
     type: "string",
     value: "PY",
-    help: "the interpreter: a path, or a name on PATH (python3.9 from pyenv, a uv or conda python)",
-    default: "python3",
+    help: "a Python environment's interpreter: a path, or a name on PATH (python3.9 from pyenv, a uv or conda python; default python3)",
+  },
+  node: {
+    type: "string",
+    value: "NODE",
+    help: "a Node environment's node: a path, or a name on PATH (an nvm or volta node; default node)",
   },
   install: {
     type: "string",
     multiple: true,
     value: "LINE",
-    help: "an install line, run at the repository root in the venv (repeatable); none: detected (auto)",
+    help: "an install line, run at the repository root in the venv or for node_modules (repeatable); none: detected (auto)",
   },
   "system-site-packages": { type: "boolean", help: "the venv also sees the interpreter's own packages" },
   instances: {
@@ -57,25 +61,27 @@ export const ENV_PRUNE_OPTIONS = {
 
 export const ENV_HELP = `acilab env — environments: an interpreter and a repository's dependencies, built once
 
-Usage: acilab env build --repo PATH [--commit REV] [--python PY] [--install LINE]… [--force]
+Usage: acilab env build --repo PATH [--commit REV] [--python PY | --node NODE] [--install LINE]… [--force]
        acilab env build --instances FILE
        acilab env list [--json]
        acilab env prune [KEY…] [--failed] [--older-than DAYS] [--all]
 
-An environment is a Python venv made from the interpreter you name, with the repository's
-dependencies installed by its install lines, built in the sandbox with the network open only to the
-package indexes this machine's pip configuration names. It is kept as a read-only layer, named by a
-hash of (commit, interpreter, install lines, package sources), and mounted at /env — first on PATH —
-in every sandbox of the instances that name it (their "acilab_env" field): runs, grading, validation,
-mirroring. Files the install generates in the repository (a _version.py) are kept in the layer and
-put back in every checkout. Layers live in ${"$"}ACILAB_ENV_DIR (default: /var/cache/acilab/envs as root,
+An environment is what a repository needs before its tests run: for Python, a venv made from the
+interpreter you name with the dependencies its install lines add; for JavaScript and TypeScript, the
+node_modules its lock file names (npm ci). It is built in the sandbox with the network open only to
+the package indexes and registries this machine's pip and npm configurations name, kept as a
+read-only layer named by a hash of (commit, interpreter, install lines, package sources), and
+mounted at /env in every sandbox of the instances that name it (their "acilab_env" field): runs,
+grading, validation, mirroring. A venv is first on PATH; a node_modules is linked into each checkout
+with its .bin on PATH. Files the install generates in the repository (a _version.py) are kept in
+the layer and put back in every checkout. Layers live in ${"$"}ACILAB_ENV_DIR (default: /var/cache/acilab/envs as root,
 else ~/.cache/acilab/envs), each with manifest.json and ${BUILD_LOG}.
 
 Run "acilab env <subcommand> --help" for its options.`;
 
 export const ENV_BUILD_HELP = `acilab env build — build (or find) an environment layer
 
-Usage: acilab env build --repo PATH [--commit REV] [--python PY] [--install LINE]… [--force]
+Usage: acilab env build --repo PATH [--commit REV] [--python PY | --node NODE] [--install LINE]… [--force]
        acilab env build --instances FILE
 
 Options:
@@ -147,15 +153,25 @@ async function build(argv: string[], out: Out, err: Out): Promise<number> {
     } catch {
       throw new UsageError(`${values.commit} is not a commit of ${values.repo}`, command);
     }
+    if (values.python !== undefined && values.node !== undefined)
+      throw new UsageError("give --python or --node, not both: an environment has one runtime", command);
+    if (values.node !== undefined && values["system-site-packages"])
+      throw new UsageError("--system-site-packages is for a Python environment, not --node", command);
     let spec: EnvironmentSpec;
     if (values.install && values.install.length > 0)
-      spec = { python: values.python, install: [...values.install] };
+      spec =
+        values.node !== undefined
+          ? { node: values.node, install: [...values.install] }
+          : { python: values.python ?? "python3", install: [...values.install] };
     else {
-      const detected = await autoEnvironment(values.repo, commit, { python: values.python });
+      const detected = await autoEnvironment(values.repo, commit, {
+        ...(values.python !== undefined ? { python: values.python, language: "python" as const } : {}),
+        ...(values.node !== undefined ? { node: values.node, language: "node" as const } : {}),
+      });
       for (const d of detected.decisions) err(`auto: ${d}`);
       spec = detected.spec;
     }
-    if (values["system-site-packages"]) spec.system_site_packages = true;
+    if (values["system-site-packages"] && "python" in spec) spec.system_site_packages = true;
     jobs.push({ repoPath: values.repo, commit, spec, label: values.repo });
   }
   let failed = 0;
@@ -210,14 +226,14 @@ function list(argv: string[], out: Out): number {
     return [
       l.key,
       damage ? (m?.status === "failed" ? "failed" : "damaged") : "ok",
-      m ? `${m.python.version}` : "?",
+      m?.interpreter ? `${m.interpreter.language} ${m.interpreter.version}` : "?",
       m ? m.commit.slice(0, 10) : "?",
       m ? `${(m.bytes / 1e6).toFixed(1)} MB` : "?",
       m ? m.created_at.slice(0, 16).replace("T", " ") : "?",
       m ? `${m.repo} — ${m.spec.install.join(" && ").slice(0, 60)}` : "(no manifest)",
     ];
   });
-  out(table([["key", "status", "python", "commit", "size", "built", "repository — install"], ...rows]));
+  out(table([["key", "status", "runtime", "commit", "size", "built", "repository — install"], ...rows]));
   out(`${layers.length} environment${layers.length === 1 ? "" : "s"} in ${store}`);
   return 0;
 }
@@ -273,7 +289,7 @@ export function readSpecFile(file: string, command: string): EnvironmentSpec {
   const checked = parseEnvironmentSpec(raw);
   if ("problem" in checked)
     throw new UsageError(
-      `--env ${file}: ${checked.problem} — expected {"python": "python3", "install": ["pip install -e .[test]"]} (and optionally "system_site_packages", "indexes")`,
+      `--env ${file}: ${checked.problem} — expected {"python": "python3", "install": ["pip install -e .[test]"]} (and optionally "system_site_packages", "indexes") or {"node": "node", "install": ["npm ci"]}`,
       command,
     );
   return checked.spec;

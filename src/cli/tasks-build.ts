@@ -66,10 +66,15 @@ export async function tasksBuildCommand(
         ? { environment: values.env === "auto" ? ("auto" as const) : readSpecFile(values.env, command) }
         : {}),
       ...(values.python !== undefined ? { python: values.python } : {}),
+      ...(values.node !== undefined ? { node: values.node } : {}),
       onEnvironment: err,
     };
-    if (values.python !== undefined && values.env !== "auto")
-      throw new UsageError("--python goes with --env auto (a spec file names its own interpreter)", command);
+    for (const flag of ["python", "node"] as const)
+      if (values[flag] !== undefined && values.env !== "auto")
+        throw new UsageError(
+          `--${flag} goes with --env auto (a spec file names its own interpreter)`,
+          command,
+        );
     // The bar's line is ended however the mirror ends, so an error is not printed onto it.
     report = await mirror(options).finally(() => closeProgress?.());
   } else {

@@ -144,7 +144,7 @@ export const TASKS_MIRROR_OPTIONS = {
   env: {
     type: "string",
     value: "<auto|FILE>",
-    help: 'the environment every test runs in, built once at HEAD and named in the instances: auto (detected from the repository\'s files, each decision printed) or a JSON spec file {"python": …, "install": […]}',
+    help: 'the environment every test runs in, built once at HEAD and named in the instances: auto (detected from the repository\'s files, each decision printed) or a JSON spec file {"python": …, "install": […]} or {"node": …, "install": ["npm ci"]}',
     defaultHelp: "none: the sandbox's system Python",
   },
   python: {
@@ -152,6 +152,12 @@ export const TASKS_MIRROR_OPTIONS = {
     value: "PY",
     help: "the interpreter --env auto makes the venv from (a path, or python3.9 from pyenv)",
     defaultHelp: "python3 on PATH",
+  },
+  node: {
+    type: "string",
+    value: "NODE",
+    help: "the node --env auto installs a JavaScript/TypeScript repository's node_modules with (a path, or an nvm node)",
+    defaultHelp: "node on PATH",
   },
   ...buildOptions("mirror"),
 } as const;
@@ -161,7 +167,7 @@ const BUILD_NOTE = `Skipped candidates are listed with a one-line reason each. T
 export const TASKS_MIRROR_HELP = `acilab tasks mirror — build SWE-bench instances from a git repository's fix commits
 
 Usage: acilab tasks mirror --repo PATH [--max-commits N] [--max-src-lines N] [--max-candidates N]
-                           [--test-timeout S] [--base auto|head|fix] [--env auto|FILE] [--python PY]
+                           [--test-timeout S] [--base auto|head|fix] [--env auto|FILE] [--python PY | --node NODE]
                            [--out FILE]
 
 Options:

@@ -6,13 +6,13 @@ import {
   type BackendChoice,
   openSandbox,
   type ReadOnlyBind,
-  SANDBOX_PATH,
   sandboxIdentity,
 } from "../sandbox/index.js";
 import type { EnvironmentSpec } from "../swebench/index.js";
 import { snapshotAtCommit } from "../workspace/index.js";
 import { type Interpreter, interpreterBinds, resolveInterpreter } from "./interpreter.js";
-import { PIP_MOUNT, sandboxPip, specSources } from "./sources.js";
+import { ENV_MOUNT, type RuntimePlan, runtimePlan } from "./runtime.js";
+import { type SandboxSources, SOURCES_MOUNT } from "./sources.js";
 import {
   BUILD_LOG,
   type CommandRecord,
@@ -28,8 +28,6 @@ import {
   wholeLayer,
 } from "./store.js";
 
-/** Where a layer appears inside every sandbox: fixed, since a venv's scripts name it in their shebangs. */
-export const ENV_MOUNT = "/env";
 /** One install line may take this long: a resolver and a few wheels, or an sdist compiled. */
 export const INSTALL_TIMEOUT_MS = 900_000;
 /** What each build line's log keeps. */
@@ -77,9 +75,15 @@ const inFlight = new Map<string, Promise<Layer>>();
  */
 export async function ensureLayer(request: LayerRequest): Promise<Layer> {
   const store = openStore(request.store);
-  const python = await resolveInterpreter(request.spec.python, store);
-  const pip = sandboxPip(specSources(request.spec.indexes));
-  const key = layerKey({ commit: request.commit, spec: request.spec, python, pipConfig: pip.config });
+  const plan = runtimePlan(request.spec);
+  const interpreter = await resolveInterpreter(plan.named, store, plan.language);
+  const sources = plan.sources();
+  const key = layerKey({
+    commit: request.commit,
+    spec: request.spec,
+    interpreter,
+    sourcesConfig: sources.config,
+  });
   const dir = join(store, key);
   const memo = `${dir}\0${request.force === true}`;
   let made = inFlight.get(memo);
@@ -90,7 +94,7 @@ export async function ensureLayer(request: LayerRequest): Promise<Layer> {
         if (whole) return whole;
         request.log?.(`environment ${key}: ${layerDamage(dir)}; building it again`);
       }
-      return build(request, { key, store, dir, python, pip });
+      return build(request, { key, store, dir, plan, interpreter, sources });
     })();
     inFlight.set(memo, made);
     // Only builds in progress are shared; a later call checks the disk again (a layer may be damaged since).
@@ -104,26 +108,33 @@ export async function ensureLayer(request: LayerRequest): Promise<Layer> {
 
 async function build(
   request: LayerRequest,
-  at: { key: string; store: string; dir: string; python: Interpreter; pip: ReturnType<typeof sandboxPip> },
+  at: {
+    key: string;
+    store: string;
+    dir: string;
+    plan: RuntimePlan;
+    interpreter: Interpreter;
+    sources: SandboxSources;
+  },
 ): Promise<Layer> {
-  const { key, store, dir, python, pip } = at;
+  const { key, store, dir, plan, interpreter, sources } = at;
   const started = performance.now();
   const tmp = join(store, `.building-${key}-${process.pid}-${randomBytes(3).toString("hex")}`);
   const envDir = join(tmp, "env");
-  const pipDir = join(tmp, "pip");
+  const sourcesDir = join(tmp, "sources");
   mkdirSync(envDir, { recursive: true, mode: 0o755 });
-  mkdirSync(pipDir, { mode: 0o755 });
-  writeFileSync(join(pipDir, "pip.conf"), pip.config);
-  for (const [name, text] of Object.entries(pip.files)) writeFileSync(join(pipDir, name), text);
+  mkdirSync(sourcesDir, { mode: 0o755 });
+  writeFileSync(join(sourcesDir, sources.configName), sources.config);
+  for (const [name, text] of Object.entries(sources.files)) writeFileSync(join(sourcesDir, name), text);
   const logPath = join(dir, BUILD_LOG);
   const log: string[] = [
     `# acilab environment ${key}`,
     `# repository ${request.repoPath} at ${request.commit}`,
-    `# python ${python.named} → ${python.executable} (${python.version})`,
-    `# packages from ${pip.summary}`,
+    `# ${interpreter.language} ${interpreter.named} → ${interpreter.executable} (${interpreter.version})`,
+    `# packages from ${sources.summary}`,
   ];
   request.log?.(
-    `building environment ${key}: Python ${python.version} (${python.executable}), packages from ${pip.summary}`,
+    `building environment ${key}: ${RUNTIME_NAME[interpreter.language]} ${interpreter.version} (${interpreter.executable}), packages from ${sources.summary}`,
   );
   const commands: CommandRecord[] = [];
   let failure: string | undefined;
@@ -136,9 +147,9 @@ async function build(
   const checkout = await snapshot.checkout();
   try {
     const readOnlyBinds: ReadOnlyBind[] = [
-      ...(await interpreterBinds(python, store)),
-      ...pip.paths,
-      { source: pipDir, dest: PIP_MOUNT },
+      ...(await interpreterBinds(interpreter, store)),
+      ...sources.paths,
+      { source: sourcesDir, dest: SOURCES_MOUNT },
     ];
     const { sandbox } = await openSandbox({
       workspace: checkout.root,
@@ -146,22 +157,12 @@ async function build(
       readOnlyBinds,
       writableBinds: [{ source: envDir, dest: ENV_MOUNT }],
       adoptWorkspace: false,
-      env: {
-        ...layerEnvironment(),
-        PIP_CONFIG_FILE: `${PIP_MOUNT}/pip.conf`,
-      },
-      network: pip.hosts.length > 0 ? { allow: pip.hosts } : "none",
+      env: { ...plan.env(), ...sources.env },
+      network: sources.hosts.length > 0 ? { allow: sources.hosts } : "none",
     });
     try {
-      const venv = [
-        python.executable,
-        "-m",
-        "venv",
-        ...(request.spec.system_site_packages ? ["--system-site-packages"] : []),
-        ENV_MOUNT,
-      ];
       const lines: Array<{ shown: string; argv: string[] }> = [
-        { shown: venv.join(" "), argv: venv },
+        ...plan.start(interpreter).map((argv) => ({ shown: argv.join(" "), argv })),
         ...request.spec.install.map((line) => ({ shown: line, argv: ["bash", "-c", line] })),
       ];
       for (const [i, { shown, argv }] of lines.entries()) {
@@ -174,10 +175,15 @@ async function build(
           `# exit ${r.exitCode ?? r.signal}${r.timedOut ? " (timed out)" : ""} in ${(r.durationMs / 1000).toFixed(1)} s`,
         );
         if (r.exitCode !== 0) {
-          const tail = r.output.trimEnd().split("\n").slice(-25).join("\n");
+          const tail = failureExcerpt(r.output);
           failure = `install line ${i + 1} of ${lines.length} failed (${r.timedOut ? `timed out after ${INSTALL_TIMEOUT_MS / 1000} s` : `exit ${r.exitCode ?? r.signal}`}): ${shown}\n${tail}`;
           break;
         }
+      }
+      if (!failure) {
+        const r = await sandbox.exec({ argv: ["bash", "-c", plan.finish], timeoutMs: 300_000 });
+        log.push("\n$ (move the install's product into the layer)", r.output.trimEnd());
+        if (r.exitCode !== 0) failure = `the install's product could not be kept:\n${r.output.slice(-2000)}`;
       }
       if (!failure) {
         const r = await sandbox.exec({ argv: ["bash", "-c", COLLECT_GENERATED], timeoutMs: 120_000 });
@@ -199,8 +205,13 @@ async function build(
     repo: request.repoPath,
     commit: request.commit,
     spec: request.spec,
-    python: { executable: python.executable, version: python.version, prefix: python.prefix },
-    sources: pip.summary,
+    interpreter: {
+      language: interpreter.language,
+      executable: interpreter.executable,
+      version: interpreter.version,
+      prefix: interpreter.prefix,
+    },
+    sources: sources.summary,
     commands,
     generated_files: existsSync(join(envDir, GENERATED_DIR))
       ? treeSize(join(envDir, GENERATED_DIR)).files
@@ -212,7 +223,7 @@ async function build(
   };
   // Frozen: the sandbox user that wrote it owns nothing of it any more, and every later sandbox sees it read-only.
   if (id.switched) adoptTree(envDir, 0, 0);
-  rmSync(pipDir, { recursive: true, force: true });
+  rmSync(sourcesDir, { recursive: true, force: true });
   writeFileSync(join(tmp, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
   writeFileSync(join(tmp, BUILD_LOG), `${log.join("\n")}\n`);
   // Another process may have built the same layer meanwhile: a whole one is as good as ours.
@@ -243,10 +254,28 @@ async function build(
   return { key, dir, envDir: join(dir, "env"), manifest };
 }
 
-/** The variables that put a layer's venv first, as `source /env/bin/activate` would. */
-export function layerEnvironment(): Record<string, string> {
-  return {
-    PATH: `${ENV_MOUNT}/bin:${SANDBOX_PATH}`,
-    VIRTUAL_ENV: ENV_MOUNT,
-  };
+/**
+ * The part of a failed line's output that says why: its last 25 lines — but npm ends a usage error
+ * with its whole help text, so for npm the excerpt runs from `npm error code` to where the help begins.
+ */
+export function failureExcerpt(output: string): string {
+  const lines = output.trimEnd().split("\n");
+  const code = lines.findIndex((l) => /^npm (error|ERR!) code /.test(l));
+  const usage = lines.findIndex((l, i) => i > code && /^npm (error|ERR!) Usage:\s*$/.test(l));
+  if (code >= 0 && usage > code) {
+    // The help's one-line description stands before "Usage:", between bare "npm error" lines.
+    const bare = (i: number) => /^npm (error|ERR!)\s*$/.test(lines[i] ?? "");
+    let end = usage;
+    while (end > code + 1 && bare(end - 1)) end--;
+    while (end > code + 1 && !bare(end - 1)) end--;
+    return lines.slice(code, end).join("\n").trimEnd();
+  }
+  return lines.slice(-25).join("\n");
+}
+
+const RUNTIME_NAME: Record<Interpreter["language"], string> = { python: "Python", node: "node" };
+
+/** The variables every sandbox of a layer gets (its venv first on PATH; node_modules/.bin). */
+export function layerEnvironment(spec: EnvironmentSpec): Record<string, string> {
+  return runtimePlan(spec).env();
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { detectPythonEnvironment, type ReadRepoFile } from "./detect.js";
+import { detectNodeEnvironment } from "./detect-node.js";
 
 const files =
   (tree: Record<string, string>): ReadRepoFile =>
@@ -15,7 +16,7 @@ describe("auto environments", () => {
       }),
       { python: "python3.12" },
     );
-    expect(d.spec.python).toBe("python3.12");
+    expect(d.spec).toHaveProperty("python", "python3.12");
     expect(d.spec.install[0]).toMatch(/^pip install -e \. \|\| \{ .*pip install 'attrs>=1'; \}$/);
     expect(d.spec.install.slice(1)).toEqual([
       expect.stringMatching(/^pip install freezegun \|\| echo "acilab: freezegun is not installable/),
@@ -54,5 +55,39 @@ describe("auto environments", () => {
     const empty = await detectPythonEnvironment(files({}));
     expect(empty.spec.install).toEqual(["pip install pytest"]);
     expect(empty.decisions.at(-1)).toMatch(/nothing to install but pytest/);
+  });
+});
+
+describe("auto for a Node repository", () => {
+  const reader =
+    (files: Record<string, string>): ReadRepoFile =>
+    async (p) =>
+      files[p];
+  const pkg = JSON.stringify({ devDependencies: { mocha: "^10", eslint: "^9" } });
+  it("npm ci from an npm lock file", async () => {
+    const d = await detectNodeEnvironment(reader({ "package.json": pkg, "package-lock.json": "{}" }));
+    expect(d.spec).toEqual({ node: "node", install: ["npm ci"] });
+    expect(d.decisions).toEqual([
+      "node: node",
+      "package-lock.json: npm ci installs exactly the versions it locks",
+      "test runner dependencies: mocha",
+    ]);
+  });
+  it("npm install from package.json without one, and says the versions are today's", async () => {
+    const d = await detectNodeEnvironment(reader({ "package.json": pkg, "yarn.lock": "" }), {
+      node: "/opt/node22/bin/node",
+    });
+    expect(d.spec).toEqual({ node: "/opt/node22/bin/node", install: ["npm install --no-package-lock"] });
+    expect(d.decisions[1]).toMatch(
+      /^yarn\.lock but no npm lock file: npm install from package\.json — versions resolved today/,
+    );
+  });
+  it("no package.json, or one that is not JSON, is a clear error", async () => {
+    await expect(detectNodeEnvironment(reader({}))).rejects.toThrow(
+      /no package\.json at the repository root/,
+    );
+    await expect(detectNodeEnvironment(reader({ "package.json": "{" }))).rejects.toThrow(
+      /package\.json is not JSON/,
+    );
   });
 });

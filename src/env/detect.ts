@@ -1,6 +1,7 @@
 import { parse as parseToml } from "smol-toml";
 import type { EnvironmentSpec } from "../swebench/index.js";
 import { git } from "../workspace/index.js";
+import { detectNodeEnvironment } from "./detect-node.js";
 
 /** Reads a file of the repository at the commit being set up; undefined when it has none. */
 export type ReadRepoFile = (path: string) => Promise<string | undefined>;
@@ -268,10 +269,17 @@ async function pytestMinversion(
 }
 
 /** `auto` for one commit of a repository: its files read with git, nothing of it run. */
+/** Files that make a repository a Python project, whatever else it holds. */
+const PYTHON_PROJECT = ["pyproject.toml", "setup.py", "setup.cfg", "requirements.txt"];
+
+/**
+ * `auto` at a commit: a Node environment for a repository whose tests are JavaScript or TypeScript
+ * (`language`, from the test setup; else: a package.json and no Python project files), else Python.
+ */
 export async function autoEnvironment(
   repoPath: string,
   commit: string,
-  options: { python?: string } = {},
+  options: { python?: string; node?: string; language?: "python" | "node" } = {},
 ): Promise<DetectedEnvironment> {
   const read: ReadRepoFile = async (path) => {
     try {
@@ -280,5 +288,11 @@ export async function autoEnvironment(
       return undefined;
     }
   };
-  return detectPythonEnvironment(read, options);
+  let language = options.language;
+  if (language === undefined) {
+    const python = (await Promise.all(PYTHON_PROJECT.map(read))).some((t) => t !== undefined);
+    language = !python && (await read("package.json")) !== undefined ? "node" : "python";
+  }
+  if (language === "node") return detectNodeEnvironment(read, options.node ? { node: options.node } : {});
+  return detectPythonEnvironment(read, options.python ? { python: options.python } : {});
 }

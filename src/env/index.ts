@@ -1,5 +1,4 @@
 export {
-  ENV_MOUNT,
   EnvBuildError,
   ensureLayer,
   INSTALL_TIMEOUT_MS,
@@ -14,6 +13,8 @@ export {
 } from "./detect.js";
 export { type Interpreter, resolveInterpreter } from "./interpreter.js";
 export { type EnvMount, layerMount } from "./mount.js";
+export { machineNpmSources, NPM_REGISTRY, parseNpmrc, sandboxNpm, specNpmSources } from "./npm-sources.js";
+export { ENV_MOUNT, type RuntimePlan, runtimePlan } from "./runtime.js";
 export { machinePipSources, type PipSources, parsePipConfig, sandboxPip, specSources } from "./sources.js";
 export {
   BUILD_LOG,

@@ -23,26 +23,48 @@ import { assertReachable, openSandbox, type ReadOnlyBind, sandboxIdentity } from
 
 const run = promisify(execFile);
 
-/** A Python interpreter of this machine, as the venv will be made from it. */
+/** The runtimes an environment is made for. */
+export type RuntimeLanguage = "python" | "node";
+
+/** An interpreter of this machine (Python or node), as the environment will be made with it. */
 export interface Interpreter {
-  /** As the spec named it ("python3", "python3.9", "/usr/bin/python3"). */
+  language: RuntimeLanguage;
+  /** As the spec named it ("python3", "python3.9", "/usr/bin/python3", "node"). */
   named: string;
   /** Its real path (symlinks and pyenv shims resolved): what the venv's python links to. */
   executable: string;
   /** Its installation (`sys.base_prefix`, real path): stdlib and shared library live below it. */
   prefix: string;
-  /** "3.9.18". */
+  /** "3.9.18", "20.20.2". */
   version: string;
 }
 
-/** Oldest Python whose `venv` module makes environments acilab can use. */
-const OLDEST = [3, 6];
-
-const PROBE =
-  "import json, os, sys; print(json.dumps([os.path.realpath(sys.executable), os.path.realpath(sys.base_prefix), '.'.join(map(str, sys.version_info[:3]))]))";
-
-const HINT =
-  "name one with --python: a path such as /usr/bin/python3, or a name on PATH such as python3.9 (pyenv, uv and conda interpreters work)";
+/** How each runtime is asked where it lives; each prints [executable, prefix, version] as JSON. */
+const RUNTIMES: Record<
+  RuntimeLanguage,
+  { probe: string[]; oldest: [number, number]; what: string; hint: string }
+> = {
+  python: {
+    probe: [
+      "-c",
+      "import json, os, sys; print(json.dumps([os.path.realpath(sys.executable), os.path.realpath(sys.base_prefix), '.'.join(map(str, sys.version_info[:3]))]))",
+    ],
+    // The oldest Python whose `venv` module makes environments acilab can use.
+    oldest: [3, 6],
+    what: "Python 3",
+    hint: "name one with --python: a path such as /usr/bin/python3, or a name on PATH such as python3.9 (pyenv, uv and conda interpreters work)",
+  },
+  node: {
+    probe: [
+      "-e",
+      "const fs = require('fs'), path = require('path'); const x = fs.realpathSync(process.execPath); console.log(JSON.stringify([x, path.dirname(path.dirname(x)), process.versions.node]))",
+    ],
+    // node --test and the npm that lock files version 2+ need.
+    oldest: [16, 0],
+    what: "node",
+    hint: "name one with --node: a path such as /usr/bin/node, or a name on PATH such as node (nvm, fnm and volta binaries work)",
+  },
+};
 
 const cache = new Map<string, Promise<Interpreter>>();
 
@@ -51,11 +73,15 @@ const cache = new Map<string, Promise<Interpreter>>();
  * file, which may be anyone's: the host only looks the name up (and asks pyenv which binary a shim
  * stands for), requires a real executable binary, and runs it — the probe — in the sandbox.
  */
-export function resolveInterpreter(named: string, store: string): Promise<Interpreter> {
-  const key = `${named}\0${store}`;
+export function resolveInterpreter(
+  named: string,
+  store: string,
+  language: RuntimeLanguage = "python",
+): Promise<Interpreter> {
+  const key = `${language}\0${named}\0${store}`;
   let found = cache.get(key);
   if (!found) {
-    found = probe(named, store);
+    found = probe(named, store, language);
     cache.set(key, found);
     found.catch(() => cache.delete(key));
   }
@@ -84,7 +110,7 @@ function head(path: string, bytes: number): Buffer {
 const isElf = (path: string) => head(path, 4).equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46]));
 
 /** The binary a name stands for: looked up on PATH, symlinks resolved, a pyenv shim asked of pyenv. */
-async function locate(named: string): Promise<string> {
+async function locate(named: string, hint: string): Promise<string> {
   let path: string | undefined;
   if (named.includes("/")) path = isExecutableFile(named) ? named : undefined;
   else
@@ -95,7 +121,7 @@ async function locate(named: string): Promise<string> {
       .find(isExecutableFile);
   if (path === undefined)
     throw new Error(
-      `interpreter "${named}" not found (${named.includes("/") ? "no such file" : "not on PATH"}); ${HINT}`,
+      `interpreter "${named}" not found (${named.includes("/") ? "no such file" : "not on PATH"}); ${hint}`,
     );
   let real = realpathSync(path);
   if (isElf(real)) return real;
@@ -111,18 +137,19 @@ async function locate(named: string): Promise<string> {
       );
     } catch (err) {
       throw new Error(
-        `interpreter "${named}" is a pyenv shim pyenv could not resolve (${(err as Error).message.split("\n")[0]}); ${HINT}`,
+        `interpreter "${named}" is a pyenv shim pyenv could not resolve (${(err as Error).message.split("\n")[0]}); ${hint}`,
       );
     }
     if (isElf(real)) return real;
   }
   throw new Error(
-    `interpreter "${named}" is ${real}, which is not an executable binary (a script or other file); ${HINT}`,
+    `interpreter "${named}" is ${real}, which is not an executable binary (a script or other file); ${hint}`,
   );
 }
 
-async function probe(named: string, store: string): Promise<Interpreter> {
-  const binary = await locate(named);
+async function probe(named: string, store: string, language: RuntimeLanguage): Promise<Interpreter> {
+  const runtime = RUNTIMES[language];
+  const binary = await locate(named, runtime.hint);
   // The installation a binary lives in is the folder above its bin/ (sys.base_prefix says for sure).
   const binds = await interpreterBinds({ prefix: dirname(dirname(binary)) }, store);
   const scratch = mkdtempSync(join(tmpdir(), "acilab-probe-"));
@@ -131,7 +158,7 @@ async function probe(named: string, store: string): Promise<Interpreter> {
   try {
     const { sandbox } = await openSandbox({ workspace: scratch, readOnlyBinds: binds });
     try {
-      r = await sandbox.exec({ argv: [binary, "-c", PROBE], timeoutMs: 60_000 });
+      r = await sandbox.exec({ argv: [binary, ...runtime.probe], timeoutMs: 60_000 });
     } finally {
       await sandbox.close();
     }
@@ -146,15 +173,18 @@ async function probe(named: string, store: string): Promise<Interpreter> {
   }
   if (!Array.isArray(parsed) || parsed.length !== 3 || !parsed.every((p) => typeof p === "string")) {
     const said = r.output.trim().split("\n").at(-1) ?? `exit ${r.exitCode}`;
-    throw new Error(`interpreter "${named}" (${binary}) did not run as Python 3 (${said}); ${HINT}`);
+    throw new Error(
+      `interpreter "${named}" (${binary}) did not run as ${runtime.what} (${said}); ${runtime.hint}`,
+    );
   }
   const [executable, prefix, version] = parsed as [string, string, string];
   const [major = 0, minor = 0] = version.split(".").map(Number);
-  if (major < (OLDEST[0] as number) || (major === OLDEST[0] && minor < (OLDEST[1] as number)))
+  const [oldMajor, oldMinor] = runtime.oldest;
+  if (major < oldMajor || (major === oldMajor && minor < oldMinor))
     throw new Error(
-      `interpreter "${named}" is Python ${version}; environments need Python ${OLDEST.join(".")} or newer (its venv module)`,
+      `interpreter "${named}" is ${runtime.what} ${version}; environments need ${runtime.what} ${oldMajor}.${oldMinor} or newer`,
     );
-  return { named, executable, prefix, version };
+  return { language, named, executable, prefix, version };
 }
 
 /**

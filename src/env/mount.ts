@@ -1,7 +1,7 @@
 import { dirname } from "node:path";
 import type { ReadOnlyBind } from "../sandbox/index.js";
-import { ENV_MOUNT, layerEnvironment } from "./build.js";
 import { interpreterBinds } from "./interpreter.js";
+import { ENV_MOUNT, runtimePlan } from "./runtime.js";
 import { GENERATED_DIR, type Layer } from "./store.js";
 
 /** What a task's sandbox needs from a layer: the mounts, the variables, and one setup line. */
@@ -17,17 +17,20 @@ export interface EnvMount {
   setup: string[];
 }
 
-/** The mount of a built layer: read-only at /env, the interpreter it was made from at its own path. */
+/** The mount of a built layer: read-only at /env, the interpreter it was made with at its own path. */
 export async function layerMount(layer: Layer): Promise<EnvMount> {
   // The interpreter the build recorded: the venv's python links to it, whatever PATH says now.
-  const interpreter = await interpreterBinds(layer.manifest.python, dirname(layer.dir));
+  const interpreter = await interpreterBinds(layer.manifest.interpreter, dirname(layer.dir));
+  const plan = runtimePlan(layer.manifest.spec);
   return {
     key: layer.key,
     binds: [{ source: layer.envDir, dest: ENV_MOUNT }, ...interpreter],
-    env: layerEnvironment(),
-    setup:
-      layer.manifest.generated_files > 0
+    env: plan.env(),
+    setup: [
+      ...(layer.manifest.generated_files > 0
         ? [`tar -C ${ENV_MOUNT}/${GENERATED_DIR} -cf - . | tar -xf - --skip-old-files --no-same-owner`]
-        : [],
+        : []),
+      ...plan.setup,
+    ],
   };
 }

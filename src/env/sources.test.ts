@@ -49,7 +49,7 @@ describe("the machine's pip configuration", () => {
     expect(pip.paths).toEqual([join(dir, "mirror")]);
     expect(pip.hosts).toEqual(["files.pythonhosted.org", "pkgs.example:8443", "pypi.org"]);
     expect(pip.config).toContain("index-url = https://pypi.org/simple");
-    expect(pip.config).toContain("constraint = /opt/acilab-pip/constraints-1.txt");
+    expect(pip.config).toContain("constraint = /opt/acilab-sources/constraints-1.txt");
     expect(Object.values(pip.files)).toEqual(["torch<=2\n"]);
   });
 

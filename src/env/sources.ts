@@ -126,19 +126,25 @@ export function specSources(indexes: "machine" | "none" | PackageSources | undef
   };
 }
 
-/** Where the build's pip.conf and constraint files appear inside the build sandbox. */
-export const PIP_MOUNT = "/opt/acilab-pip";
+/** Where the build's package-manager config (pip.conf, npmrc) and constraint files appear in the build sandbox. */
+export const SOURCES_MOUNT = "/opt/acilab-sources";
 
-/** What a build sandbox needs for pip to see these sources: folders to bind, hosts to allow, pip.conf. */
-export interface SandboxPip {
-  /** Files written beside pip.conf (copies of the constraint files, which may sit in /etc). */
+/**
+ * What a build sandbox needs for its package manager to reach these sources, and nothing else:
+ * folders to bind, hosts to allow, the config file it reads. One shape for pip and npm.
+ */
+export interface SandboxSources {
+  /** Files written beside the config (copies of the constraint files, which may sit in /etc). */
   files: Record<string, string>;
   /** Host files and folders shown read-only at their own paths (file:// indexes, find-links, constraints). */
   paths: string[];
-  /** host[:port] the network proxy lets through (http(s) indexes). */
+  /** host[:port] the network proxy lets through (http(s) indexes and registries). */
   hosts: string[];
-  /** The pip.conf the build's pip reads (PIP_CONFIG_FILE). */
+  /** The config file's name (in SOURCES_MOUNT) and its text: pip.conf, npmrc. */
+  configName: string;
   config: string;
+  /** Variables that point the package manager at the config. */
+  env: Record<string, string>;
   /** One line for people: where packages come from. */
   summary: string;
 }
@@ -149,7 +155,7 @@ function localPath(source: string): string | undefined {
   return undefined;
 }
 
-function hostOf(url: string): string {
+export function hostOf(url: string): string {
   const u = new URL(url);
   if (u.username !== "" || u.password !== "")
     throw new Error(
@@ -159,7 +165,7 @@ function hostOf(url: string): string {
 }
 
 /** pip inside the build sandbox, reaching exactly these sources. */
-export function sandboxPip(sources: PipSources): SandboxPip {
+export function sandboxPip(sources: PipSources): SandboxSources {
   const paths = new Set<string>();
   const hosts = new Set<string>();
   const urls = [
@@ -186,7 +192,7 @@ export function sandboxPip(sources: PipSources): SandboxPip {
   for (const [i, c] of sources.constraints.entries()) {
     if (!existsSync(c)) continue;
     files[`constraints-${i + 1}.txt`] = readFileSync(c, "utf8");
-    constraints.push(`${PIP_MOUNT}/constraints-${i + 1}.txt`);
+    constraints.push(`${SOURCES_MOUNT}/constraints-${i + 1}.txt`);
   }
   const lines = ["[global]", "disable-pip-version-check = true", "no-input = true", "retries = 1"];
   if (sources.noIndex) lines.push("no-index = true");
@@ -207,7 +213,9 @@ export function sandboxPip(sources: PipSources): SandboxPip {
     files,
     paths: [...paths].sort(),
     hosts: [...hosts].sort(),
+    configName: "pip.conf",
     config: `${lines.join("\n")}\n`,
+    env: { PIP_CONFIG_FILE: `${SOURCES_MOUNT}/pip.conf` },
     summary: `${named.length > 0 ? named.join(", ") : "no package index"}${sources.origin.length > 0 ? ` — from ${sources.origin.join(", ")}` : ""}`,
   };
 }

@@ -3,6 +3,8 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, st
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { EnvironmentSpec } from "../swebench/index.js";
+import type { RuntimeLanguage } from "./interpreter.js";
+import { runtimePlan } from "./runtime.js";
 
 /** Overrides where layers are kept. */
 export const ENV_DIR_ENV = "ACILAB_ENV_DIR";
@@ -39,7 +41,8 @@ export interface LayerManifest {
   repo: string;
   commit: string;
   spec: EnvironmentSpec;
-  python: { executable: string; version: string; prefix: string };
+  /** The interpreter the layer was made with (a venv's python links to it; node_modules was installed by it). */
+  interpreter: { language: RuntimeLanguage; executable: string; version: string; prefix: string };
   sources: string;
   commands: CommandRecord[];
   /** Files the install left in the repository's tree (a generated _version.py, egg-info): restored into each checkout. */
@@ -56,7 +59,7 @@ export interface LayerManifest {
 export interface Layer {
   key: string;
   dir: string;
-  /** The venv, mounted at ENV_MOUNT. */
+  /** The venv or node_modules' folder, mounted at ENV_MOUNT. */
   envDir: string;
   manifest: LayerManifest;
 }
@@ -70,16 +73,18 @@ export const GENERATED_DIR = ".acilab-generated";
 export function layerKey(parts: {
   commit: string;
   spec: EnvironmentSpec;
-  python: { executable: string; version: string };
-  pipConfig: string;
+  interpreter: { executable: string; version: string };
+  /** The package manager's config the build reads (pip.conf, npmrc): other sources, other layer. */
+  sourcesConfig: string;
 }): string {
   const canonical = JSON.stringify({
-    v: 1,
+    v: 2,
     commit: parts.commit,
-    python: [parts.python.executable, parts.python.version],
+    interpreter: [parts.interpreter.executable, parts.interpreter.version],
+    runtime: runtimePlan(parts.spec).language,
     install: parts.spec.install,
-    system_site_packages: parts.spec.system_site_packages === true,
-    pip: parts.pipConfig,
+    system_site_packages: "system_site_packages" in parts.spec && parts.spec.system_site_packages === true,
+    sources: parts.sourcesConfig,
   });
   return createHash("sha256").update(canonical).digest("hex").slice(0, 16);
 }
@@ -115,7 +120,8 @@ export function layerDamage(dir: string, manifest = readManifest(dir)): string |
   if (manifest.status !== "ok")
     return `its last build failed (${manifest.failure?.split("\n")[0] ?? "see build.log"})`;
   const env = join(dir, "env");
-  for (const part of ["pyvenv.cfg", "bin/python"])
+  if (!manifest.interpreter) return "its manifest is from an older acilab";
+  for (const part of runtimePlan(manifest.spec).required)
     if (!lstatSync(join(env, part), { throwIfNoEntry: false })) return `env/${part} is missing`;
   let size: { files: number };
   try {

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EnvironmentSpec } from "../swebench/index.js";
@@ -56,3 +56,59 @@ export const CALC_FILES: Record<string, string> = {
 export const GENERATE_VERSION = `echo "VERSION = '1.0'" > src/calc/_version.py`;
 /** The fix of calc's bug. */
 export const CALC_FIX = "def quadruple(x):\n    return double(double(x))\n";
+
+/**
+ * A Node repository whose tests need `acilab-nodedep` — a package no registry has, packed here from
+ * source into the repository's vendor/ folder with npm, offline — locked by a package-lock.json that
+ * npm wrote offline. Its tests (node's runner) pass only inside its environment.
+ */
+export function nodeRepoFiles(root: string): Record<string, string> {
+  const src = join(root, "nodedep-src");
+  mkdirSync(src, { recursive: true });
+  writeFileSync(
+    join(src, "package.json"),
+    JSON.stringify({
+      name: "acilab-nodedep",
+      version: "1.0.0",
+      main: "index.js",
+      bin: { "acilab-nodedep": "bin.js" },
+    }),
+  );
+  writeFileSync(join(src, "index.js"), "exports.double = (x) => 2 * x;\n");
+  writeFileSync(
+    join(src, "bin.js"),
+    "#!/usr/bin/env node\nconsole.log('acilab-nodedep ' + require('./index.js').double(21));\n",
+  );
+  chmodSync(join(src, "bin.js"), 0o755);
+  const vendor = join(root, "vendor");
+  mkdirSync(vendor, { recursive: true });
+  const env = {
+    PATH: "/usr/bin:/bin",
+    HOME: root,
+    npm_config_cache: join(root, ".npm"),
+    npm_config_offline: "true",
+  };
+  execFileSync("npm", ["pack", "--silent", "--pack-destination", vendor, src], { env, stdio: "pipe" });
+  const tarball = "vendor/acilab-nodedep-1.0.0.tgz";
+  const files: Record<string, string> = {
+    "package.json": `${JSON.stringify({ name: "calc", version: "0.1.0", private: true, dependencies: { "acilab-nodedep": `file:${tarball}` }, scripts: { test: "node --test" } }, null, 2)}\n`,
+    ".gitignore": "node_modules/\n",
+    "lib/calc.js":
+      "const { double } = require('acilab-nodedep');\n\nexports.quadruple = (x) => double(x) + x;\n",
+    "test/calc.test.js":
+      "const test = require('node:test');\nconst assert = require('node:assert');\nconst { quadruple } = require('../lib/calc.js');\n\ntest('quadruple', () => assert.strictEqual(quadruple(3), 12));\ntest('zero', () => assert.strictEqual(quadruple(0), 0));\n",
+  };
+  const lockDir = join(root, "lock");
+  mkdirSync(join(lockDir, "vendor"), { recursive: true });
+  writeFileSync(join(lockDir, "package.json"), files["package.json"] as string);
+  execFileSync("cp", [join(root, tarball), join(lockDir, "vendor")]);
+  execFileSync("npm", ["install", "--package-lock-only", "--silent"], { cwd: lockDir, env, stdio: "pipe" });
+  files["package-lock.json"] = readFileSync(join(lockDir, "package-lock.json"), "utf8");
+  return files;
+}
+
+/** The tarball nodeRepoFiles packed, to copy into each repository made from them. */
+export const NODE_DEP_TARBALL = "vendor/acilab-nodedep-1.0.0.tgz";
+/** The fix of the Node calc's bug. */
+export const NODE_CALC_FIX =
+  "const { double } = require('acilab-nodedep');\n\nexports.quadruple = (x) => double(double(x));\n";

@@ -93,14 +93,18 @@ export function readTestOutput(log: string): { output: string; exitCode: number 
   };
 }
 
-/** The exit status each runner gives a run in which some test failed and nothing else went wrong. */
-const FAILED_TESTS_EXIT: Record<LogParserName, number> = {
-  pytest: 1,
-  "node-tap": 1,
-  "node-spec": 1,
-  "jest-json": 1,
-  "go-test-json": 1,
-  "cargo-test": 101,
+/**
+ * The exit status each runner gives a run in which some test failed and nothing else went wrong:
+ * one code, or for mocha the number of failures (1–255).
+ */
+const FAILED_TESTS_EXIT: Record<LogParserName, { fits: (code: number) => boolean; told: string }> = {
+  pytest: { fits: (c) => c === 1, told: "1" },
+  "node-tap": { fits: (c) => c === 1, told: "1" },
+  "node-spec": { fits: (c) => c === 1, told: "1" },
+  "jest-json": { fits: (c) => c === 1, told: "1" },
+  "mocha-json": { fits: (c) => c >= 1 && c <= 127, told: "its failure count" },
+  "go-test-json": { fits: (c) => c === 1, told: "1" },
+  "cargo-test": { fits: (c) => c === 101, told: "101" },
 };
 
 /**
@@ -175,8 +179,8 @@ function rejectRun(
   const anyFailed = [...statuses.values()].some((s) => s === "FAILED" || s === "ERROR");
   const mustFail = canaries.some((c) => c.expect === "FAILED");
   const failedExit = FAILED_TESTS_EXIT[parser];
-  if (mustFail && exitCode !== failedExit)
-    return `tampering: tests planted to fail did fail, yet the runner exited ${exitCode} (a ${parser} run with failed tests exits ${failedExit}): something changed its exit status`;
+  if (mustFail && !failedExit.fits(exitCode))
+    return `tampering: tests planted to fail did fail, yet the runner exited ${exitCode} (a ${parser} run with failed tests exits ${failedExit.told}): something changed its exit status`;
   if (exitCode !== 0 && !anyFailed)
     return `the test command exited with ${exitCode} but reported no failed test (forged results?)`;
   if (exitCode === 0 && anyFailed)

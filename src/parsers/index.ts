@@ -1,6 +1,7 @@
 import { cargoTestSuiteRan, parseCargoTest } from "./cargo-test.js";
 import { goTestJsonSuiteRan, parseGoTestJson } from "./go-test-json.js";
 import { jestJsonSuiteRan, parseJestJson } from "./jest-json.js";
+import { mochaJsonSuiteRan, parseMochaJson } from "./mocha-json.js";
 import { nodeSpecSuiteRan, parseNodeSpec } from "./node-spec.js";
 import { nodeTapSuiteRan, parseNodeTap } from "./node-tap.js";
 import { parsePytest, pytestSuiteRan } from "./pytest.js";
@@ -10,6 +11,7 @@ export { parseCargoTest } from "./cargo-test.js";
 export { parseGoTestJson } from "./go-test-json.js";
 export { findJestReports, parseJestJson } from "./jest-json.js";
 export { lookupStatus } from "./lookup.js";
+export { parseMochaJson } from "./mocha-json.js";
 export { parseNodeSpec } from "./node-spec.js";
 export { parseNodeTap } from "./node-tap.js";
 export { parsePytest } from "./pytest.js";
@@ -27,6 +29,7 @@ export const LOG_PARSERS: Record<LogParserName, (log: string) => TestStatusMap> 
   "node-tap": parseNodeTap,
   "node-spec": parseNodeSpec,
   "jest-json": parseJestJson,
+  "mocha-json": parseMochaJson,
   "go-test-json": parseGoTestJson,
   "cargo-test": parseCargoTest,
 };
@@ -36,6 +39,7 @@ const SUITE_RAN: Record<LogParserName, (log: string) => SuiteRan> = {
   "node-tap": nodeTapSuiteRan,
   "node-spec": nodeSpecSuiteRan,
   "jest-json": jestJsonSuiteRan,
+  "mocha-json": mochaJsonSuiteRan,
   "go-test-json": goTestJsonSuiteRan,
   "cargo-test": cargoTestSuiteRan,
 };

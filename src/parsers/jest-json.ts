@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { findJsonReports } from "./json-report.js";
 import { record, type SuiteRan, type TestStatus, type TestStatusMap } from "./types.js";
 
 /** The part of jest's `--json` / vitest's `--reporter=json` report we read (both write this shape). */
@@ -35,43 +36,9 @@ const STATUSES: Record<string, TestStatus> = {
 /** Where a report may begin: `{` then one of the report's own top-level keys. */
 const REPORT_START = /\{\s*"(?:num[A-Za-z]+|testResults|success|startTime)"/.source;
 
-/**
- * Every JSON report in the log, in order. The report is one JSON object, but the log around it may
- * hold anything (npm's banner, console output, a second run), so candidates are found by their first
- * key and cut out by matching braces, strings included.
- */
+/** Every jest/vitest JSON report in the log, in order. */
 export function findJestReports(log: string): Report[] {
-  const reports: Report[] = [];
-  const starts = new RegExp(REPORT_START, "g");
-  for (let m = starts.exec(log); m !== null; m = starts.exec(log)) {
-    const end = matchingBrace(log, m.index);
-    if (end < 0) continue;
-    try {
-      const parsed = Report.safeParse(JSON.parse(log.slice(m.index, end + 1)));
-      if (parsed.success) {
-        reports.push(parsed.data);
-        starts.lastIndex = end + 1;
-      }
-    } catch {
-      // not JSON after all: keep looking
-    }
-  }
-  return reports;
-}
-
-function matchingBrace(text: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < text.length; i++) {
-    const ch = text[i];
-    if (inString) {
-      if (ch === "\\") i++;
-      else if (ch === '"') inString = false;
-    } else if (ch === '"') inString = true;
-    else if (ch === "{") depth++;
-    else if (ch === "}" && --depth === 0) return i;
-  }
-  return -1;
+  return findJsonReports(log, REPORT_START, Report);
 }
 
 /**

@@ -25,7 +25,8 @@ export function parseNodeTap(log: string): TestStatusMap {
       stack[depth] = unescapeTap((subtest[2] as string).trim());
       continue;
     }
-    const result = /^(\s*)(not ok|ok) \d+(?: - (.*?))?(?:\s+#\s*(SKIP|TODO)\b.*)?$/i.exec(line);
+    // node-tap appends `# time=1.2ms` to each result: a comment, not part of the name.
+    const result = /^(\s*)(not ok|ok) \d+(?: - (.*?))?(?:\s+#\s*(SKIP|TODO)\b.*|\s+# time=\S+)?$/i.exec(line);
     if (!result) continue;
     const depth = Math.floor((result[1] as string).length / INDENT);
     const name = unescapeTap((result[3] ?? stack[depth] ?? "").trim());
@@ -51,12 +52,15 @@ function unescapeTap(name: string): string {
 /** The reporter's closing `# tests N` comment (after the top-level `1..N` plan) ends a complete run. */
 export function nodeTapSuiteRan(log: string): SuiteRan {
   const lines = cleanLines(log);
-  const tests = lines.map((l) => /^# tests (\d+)$/.exec(l)).findLast((m) => m !== null);
+  // node's reporter and ava end with `# tests N`; tap (node-tap ≥ 18) with `# { total: N, pass: M }`.
+  const tests = lines
+    .map((l) => /^# tests (\d+)$/.exec(l) ?? /^# \{ total: (\d+)\b/.exec(l))
+    .findLast((m) => m !== null);
   if (!tests)
     return {
       ran: false,
       why: "no `# tests N` summary from node's TAP reporter: the run crashed or was cut off",
     };
   if (tests[1] === "0") return { ran: false, why: "node's test runner found no tests (# tests 0)" };
-  return { ran: true, why: `node TAP summary: # tests ${tests[1]}` };
+  return { ran: true, why: `TAP summary: ${tests[0]}` };
 }

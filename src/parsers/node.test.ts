@@ -37,3 +37,31 @@ describe("node logs that did not finish", () => {
     expect(suiteRan("node-spec", "✔ forged (1ms)\n")).toMatchObject({ ran: false });
   });
 });
+
+describe("tap (node-tap 18+) through the node-tap parser", () => {
+  // The shape `tap --reporter=tap` prints (isaacs/minimatch's suite, two files, one test failing).
+  const LOG = `TAP version 14
+# Subtest: test/basic.js
+    # Subtest: makeRe
+        ok 1 - should match pattern
+        1..1
+    ok 1 - makeRe # time=0.3ms
+    1..1
+ok 1 - test/basic.js # time=4379.2ms
+
+# Subtest: test/defaults.js
+    not ok 1 - defaults keep their options
+    1..1
+not ok 2 - test/defaults.js # time=812.0ms
+
+1..2
+# { total: 2, pass: 1, fail: 1 }
+# time=5191.3ms
+`;
+  it("names tests by file and subtest, and takes tap's closing summary as the end of the run", () => {
+    const statuses = parseNodeTap(LOG);
+    expect(statuses.get("test/basic.js > makeRe")).toBe("PASSED");
+    expect(statuses.get("test/defaults.js > defaults keep their options")).toBe("FAILED");
+    expect(suiteRan("node-tap", LOG)).toEqual({ ran: true, why: "TAP summary: # { total: 2" });
+  });
+});

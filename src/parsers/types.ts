@@ -9,6 +9,7 @@ export const LOG_PARSER_NAMES = [
   "node-tap",
   "node-spec",
   "jest-json",
+  "mocha-json",
   "go-test-json",
   "cargo-test",
 ] as const;

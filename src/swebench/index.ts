@@ -30,8 +30,12 @@ export type {
   GradingRules,
   Instance,
   InstanceReport,
+  NodeEnvironmentSpec,
+  NpmSources,
   PackageSources,
   Prediction,
+  PythonEnvironmentSpec,
   RunSummary,
   TestBucket,
 } from "./types.js";
+export { isNodeEnvironment } from "./types.js";

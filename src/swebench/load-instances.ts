@@ -12,6 +12,7 @@ const LANGUAGE_OF_PARSER: Partial<Record<LogParserName, Instance["language"]>> =
   "node-tap": "javascript",
   "node-spec": "javascript",
   "jest-json": "javascript",
+  "mocha-json": "javascript",
   "go-test-json": "go",
   "cargo-test": "rust",
 };
@@ -26,7 +27,7 @@ const testList = z.preprocess((v) => {
   }
 }, z.array(z.string()));
 
-const EnvironmentRow = z
+const PythonEnvironmentRow = z
   .object({
     python: z.string().min(1, "must name an interpreter (a path, or a name on PATH such as python3)"),
     install: z.array(z.string()),
@@ -46,6 +47,29 @@ const EnvironmentRow = z
       .optional(),
   })
   .strict();
+
+const NodeEnvironmentRow = z
+  .object({
+    node: z.string().min(1, "must name a node binary (a path, or a name on PATH such as node)"),
+    install: z.array(z.string()),
+    indexes: z
+      .union([
+        z.literal("machine"),
+        z.literal("none"),
+        z
+          .object({ registry: z.string().min(1), scopes: z.record(z.string(), z.string()).optional() })
+          .strict(),
+      ])
+      .optional(),
+  })
+  .strict();
+
+/** The runtime is named by its key: `node` for a node_modules, else `python` for a venv. */
+function environmentRow(value: unknown) {
+  return value !== null && typeof value === "object" && "node" in value
+    ? NodeEnvironmentRow
+    : PythonEnvironmentRow;
+}
 
 const InstanceRow = z.object({
   instance_id: z.string().min(1),
@@ -68,7 +92,7 @@ const InstanceRow = z.object({
   log_parser: z.enum(LOG_PARSER_NAMES),
   language: z.enum(LANGUAGES).optional(),
   setup_commands: z.array(z.string()).optional(),
-  acilab_env: EnvironmentRow.optional(),
+  acilab_env: z.unknown().optional(),
   repo_path: z.string().min(1),
   impossible: z.boolean().optional(),
 });
@@ -84,13 +108,13 @@ const ACILAB_FIELDS: Record<string, string> = {
 };
 
 /** zod keeps absent optional keys as `undefined`; the spec's hash must not see them. */
-function withoutUndefined(value: z.infer<typeof EnvironmentRow>): EnvironmentSpec {
+function withoutUndefined(value: unknown): EnvironmentSpec {
   return JSON.parse(JSON.stringify(value)) as EnvironmentSpec;
 }
 
 /** An environment spec (an instance's `acilab_env`, or a spec file), checked field by field. */
 export function parseEnvironmentSpec(value: unknown): { spec: EnvironmentSpec } | { problem: string } {
-  const parsed = EnvironmentRow.safeParse(value);
+  const parsed = environmentRow(value).safeParse(value);
   return parsed.success ? { spec: withoutUndefined(parsed.data) } : { problem: describeIssues(parsed.error) };
 }
 
@@ -117,8 +141,18 @@ export function loadInstances(file: string): Instance[] {
       continue;
     }
     const parsed = InstanceRow.safeParse(record);
-    if (!parsed.success) {
-      problems.push(`${label}: ${describeIssues(parsed.error)}`);
+    const env =
+      record.acilab_env === undefined
+        ? undefined
+        : environmentRow(record.acilab_env).safeParse(record.acilab_env);
+    if (!parsed.success || env?.success === false) {
+      const issues = [
+        ...(parsed.success ? [] : parsed.error.issues),
+        ...(env?.success === false
+          ? env.error.issues.map((i) => ({ ...i, path: ["acilab_env", ...i.path] }))
+          : []),
+      ];
+      problems.push(`${label}: ${describeIssues(new z.ZodError(issues))}`);
       continue;
     }
     const data = parsed.data;
@@ -151,7 +185,7 @@ export function loadInstances(file: string): Instance[] {
       repo_path: isAbsolute(data.repo_path) ? data.repo_path : resolve(dirname(file), data.repo_path),
       ...(setup_commands !== undefined ? { setup_commands } : {}),
       ...(impossible !== undefined ? { impossible } : {}),
-      ...(acilab_env !== undefined ? { acilab_env: withoutUndefined(acilab_env) } : {}),
+      ...(acilab_env !== undefined && env?.success ? { acilab_env: withoutUndefined(env.data) } : {}),
     });
   }
   if (problems.length > 0) throw new InputFileError(file, problems);

@@ -14,7 +14,8 @@ function isTestFileName(name: string): boolean {
     name.startsWith("test_") ||
     name.endsWith("_test.py") ||
     name.endsWith("_test.go") ||
-    /\.(test|spec)\.[^.]+$/.test(name)
+    /\.(test|spec)\.[^.]+$/.test(name) ||
+    /^test\.[cm]?[jt]s$/.test(name)
   );
 }
 

@@ -69,8 +69,8 @@ export interface PackageSources {
   find_links?: string[];
 }
 
-/** An instance's environment: an interpreter, and the install lines run in a venv made from it. */
-export interface EnvironmentSpec {
+/** A Python environment: a venv made from an interpreter, and the install lines run in it. */
+export interface PythonEnvironmentSpec {
   /** The interpreter the venv is made from: a path, or a name on PATH ("python3", "python3.9"). */
   python: string;
   /** Shell lines run at the repository root with the venv first on PATH (`pip install -e .[test]`). */
@@ -79,6 +79,31 @@ export interface EnvironmentSpec {
   system_site_packages?: boolean;
   /** "machine" (default): the sources this machine's pip configuration names; "none": no index. */
   indexes?: "machine" | "none" | PackageSources;
+}
+
+/** Where npm may fetch packages from while an environment is built. */
+export interface NpmSources {
+  /** The default registry (`registry=` of an npmrc). */
+  registry: string;
+  /** Per-scope registries (`@scope:registry=`), scope with its "@". */
+  scopes?: Record<string, string>;
+}
+
+/** A Node environment: the repository's node_modules, installed by the lines (`npm ci`) with this node. */
+export interface NodeEnvironmentSpec {
+  /** The node binary: a path, or a name on PATH ("node"). */
+  node: string;
+  /** Shell lines run at the repository root (`npm ci`); the node_modules they leave is the layer. */
+  install: string[];
+  /** "machine" (default): the registries this machine's npm configuration names; "none": no registry. */
+  indexes?: "machine" | "none" | NpmSources;
+}
+
+/** An instance's environment: which runtime is told by the key that names it (`python` or `node`). */
+export type EnvironmentSpec = PythonEnvironmentSpec | NodeEnvironmentSpec;
+
+export function isNodeEnvironment(spec: EnvironmentSpec): spec is NodeEnvironmentSpec {
+  return "node" in spec;
 }
 
 /** One prediction, as SWE-bench takes it. `model_patch` null or "" = nothing submitted. */

@@ -45,8 +45,14 @@ export async function openTaskSandbox(
   for (const part of options.readOnlyParts ?? []) readOnlyBinds.push({ inWorkspace: part });
   // A checkout of a snapshot already belongs to the sandbox user (checkoutAt): skip the walk.
   const adoptWorkspace = options.fromSnapshot !== true;
+  // A repository's tests may serve on their own loopback (supertest, an HTTP client's suite); the
+  // sandbox's network namespace has nothing else, so an environment's tasks get inet sockets for it.
   const network =
-    options.allowNet && options.allowNet.length > 0 ? { allow: [...options.allowNet] } : ("none" as const);
+    options.allowNet && options.allowNet.length > 0
+      ? { allow: [...options.allowNet] }
+      : options.environment
+        ? ("loopback" as const)
+        : ("none" as const);
   return openSandbox({
     workspace: root,
     env: { ...taskEnvironment(task), ...options.environment?.env },

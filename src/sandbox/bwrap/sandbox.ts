@@ -201,7 +201,7 @@ export class BwrapSandbox implements Sandbox {
       identity: this.identity,
       // The started process joins the cgroup itself before it becomes bwrap: no round trip through here.
       join: this.cgroup?.joinFiles ?? [],
-      seccomp: defaultSeccompFilter(this.net.enabled),
+      seccomp: defaultSeccompFilter(this.net.inet),
       ...(this.mapping ? { asRoot: mappingPrefix(this.mapping) } : {}),
     });
     const { child, pgid, fd } = run;

@@ -6,9 +6,18 @@ import { type AllowRule, parseAllowlist } from "./rules.js";
  * rules name (`host`, `host:port`, `*.suffix`, an IPv4 address; ports 80 and 443 when none is given),
  * through an HTTP proxy on the host — everything else is refused with 403.
  */
-export type NetworkPolicy = "none" | { allow: string[] };
+/**
+ * A sandbox's network: "none" — no sockets but Unix ones; "loopback" — inet sockets on the sandbox's
+ * own loopback only (a test suite's servers), nothing past it; an allowlist — that, plus the proxy
+ * to the hosts named.
+ */
+export type NetworkPolicy = "none" | "loopback" | { allow: string[] };
 
-const NetworkPolicySchema = z.union([z.literal("none"), z.object({ allow: z.array(z.string()) }).strict()]);
+const NetworkPolicySchema = z.union([
+  z.literal("none"),
+  z.literal("loopback"),
+  z.object({ allow: z.array(z.string()) }).strict(),
+]);
 
 /**
  * Validate a sandbox's `network` option: undefined and "none" give no rules; an allowlist gives its
@@ -19,7 +28,7 @@ export function parseNetworkPolicy(value: unknown): AllowRule[] | undefined {
   const parsed = NetworkPolicySchema.safeParse(value);
   if (!parsed.success)
     throw new Error(
-      `sandbox: network must be "none" or { allow: ["host[:port]", …] }, got ${JSON.stringify(value)}`,
+      `sandbox: network must be "none", "loopback" or { allow: ["host[:port]", …] }, got ${JSON.stringify(value)}`,
     );
-  return parsed.data === "none" ? undefined : parseAllowlist(parsed.data.allow);
+  return typeof parsed.data === "string" ? undefined : parseAllowlist(parsed.data.allow);
 }

@@ -59,7 +59,7 @@ describe("allowlist rules", () => {
     expect(parseNetworkPolicy(undefined)).toBeUndefined();
     expect(parseNetworkPolicy("none")).toBeUndefined();
     expect(parseNetworkPolicy({ allow: ["pypi.org"] })).toHaveLength(1);
-    expect(() => parseNetworkPolicy("host")).toThrow(/network must be "none" or \{ allow:/);
+    expect(() => parseNetworkPolicy("host")).toThrow(/network must be "none", "loopback" or \{ allow:/);
     expect(() => parseNetworkPolicy({ allow: "pypi.org" })).toThrow(/network must be/);
     expect(() => parseNetworkPolicy({ allow: ["https://x.org"] })).toThrow(
       /rule "https:\/\/x\.org" is a URL/,

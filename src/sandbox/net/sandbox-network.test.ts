@@ -219,6 +219,31 @@ except OSError as e:
     }
   });
 
+  it('with network "loopback" a server on the sandbox\'s own 127.0.0.1 answers, and nothing past it does', async () => {
+    const lo = new BwrapSandbox({ workspace: ws, network: "loopback" });
+    const before = echoConnections;
+    try {
+      const r = await py(
+        `import os, socket, threading
+print(os.path.exists("${PROXY_MOUNT}"), os.environ.get("HTTP_PROXY"))
+srv = socket.socket(); srv.bind(("0.0.0.0", 0)); srv.listen(1)
+port = srv.getsockname()[1]
+threading.Thread(target=lambda: srv.accept()[0].sendall(b"hi"), daemon=True).start()
+print(socket.create_connection(("127.0.0.1", port), timeout=${PROGRAM_GUARD_S}).recv(2).decode())
+for host, p in (("127.0.0.1", ${echoPort}), ("1.1.1.1", 53)):
+    try:
+        socket.create_connection((host, p), timeout=3); print("REACHED", host)
+    except OSError as e:
+        print("BLOCKED", host)`,
+        lo,
+      );
+      expect(r.stdout).toBe("False None\nhi\nBLOCKED 127.0.0.1\nBLOCKED 1.1.1.1\n");
+      expect(echoConnections).toBe(before);
+    } finally {
+      await lo.close();
+    }
+  });
+
   it("refuses bad rules up front, and an allowlist on the process backend", async () => {
     expect(
       () => new BwrapSandbox({ workspace: ws, network: { allow: ["https://pypi.org/simple"] } }),

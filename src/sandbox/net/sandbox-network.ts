@@ -10,8 +10,9 @@ import type { AllowRule } from "./rules.js";
  * exec that needs it (a sandbox that never runs a command costs no server) and stopped on close.
  */
 export class SandboxNetwork {
-  /** Parsed rules; undefined for network "none". */
+  /** Parsed rules; undefined for network "none" and "loopback". */
   readonly rules: readonly AllowRule[] | undefined;
+  private readonly loopback: boolean;
   private proxy: Promise<NetProxy> | undefined;
   /** The running proxy once started; kept after close() so its decisions can still be read. */
   private started: NetProxy | undefined;
@@ -23,6 +24,7 @@ export class SandboxNetwork {
     private readonly owner?: { uid: number; gid: number },
   ) {
     this.rules = parseNetworkPolicy(policy);
+    this.loopback = policy === "loopback";
     // The sandbox's /usr is the host's: the relay needs its python3 (see forwarder.ts).
     if (this.rules && !existsSync(RELAY_PYTHON))
       throw new Error(
@@ -33,6 +35,11 @@ export class SandboxNetwork {
   /** True when commands get the proxy (and inet sockets, for its loopback address). */
   get enabled(): boolean {
     return this.rules !== undefined;
+  }
+
+  /** True when commands may make inet sockets: for the proxy, or for servers on their own loopback. */
+  get inet(): boolean {
+    return this.enabled || this.loopback;
   }
 
   /** The proxy's host directory to mount, starting the proxy on first use; undefined for "none". */

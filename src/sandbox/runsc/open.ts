@@ -7,7 +7,7 @@ import { RunscSandbox } from "./sandbox.js";
  * network allowlist is refused rather than silently dropped.
  */
 export function openRunsc(options: BwrapSandboxOptions): RunscSandbox {
-  if (options.network !== undefined && options.network !== "none")
+  if (options.network !== undefined && options.network !== "none" && options.network !== "loopback")
     throw new Error(
       "sandbox: the runsc backend has no network (gVisor's --network=none); a network allowlist needs the bwrap backend — drop --allow-net or use the bwrap backend",
     );
