@@ -1,11 +1,10 @@
 import { existsSync, mkdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSandbox } from "../sandbox/index.js";
 import { git } from "../workspace/index.js";
-import { EnvBuildError, ensureLayer, layerMount } from "./index.js";
+import { EnvBuildError, ensureLayer } from "./index.js";
 import { listLayers } from "./store.js";
-import { CALC_FILES, envFixture, GENERATE_VERSION, offlineSpec } from "./testing.js";
+import { CALC_FILES, envFixture, GENERATE_VERSION, layerSandbox, offlineSpec } from "./testing.js";
 
 let fx: ReturnType<typeof envFixture>;
 let repo: string;
@@ -41,18 +40,8 @@ describe("environment layers", () => {
     expect(layer.manifest.commands.map((c) => c.exit_code)).toEqual([0, 0, 0]);
     expect(lines.some((l) => l.startsWith(`building environment ${layer.key}`))).toBe(true);
 
-    const mount = await layerMount(layer);
-    const checkout = join(fx.root, "checkout");
-    await git(fx.root, ["clone", "-q", repo, checkout]);
-    const { sandbox } = await openSandbox({
-      workspace: checkout,
-      readOnlyBinds: mount.binds,
-      env: mount.env,
-      backend: "bwrap",
-    });
+    const sandbox = await layerSandbox(layer, repo, join(fx.root, "checkout"));
     try {
-      for (const line of mount.setup)
-        expect((await sandbox.exec({ argv: ["bash", "-c", line], timeoutMs: 60_000 })).exitCode).toBe(0);
       const which = await sandbox.exec({ argv: ["bash", "-c", "command -v python3"], timeoutMs: 60_000 });
       expect(which.stdout.trim()).toBe("/env/bin/python3");
       const tests = await sandbox.exec({

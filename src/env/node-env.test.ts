@@ -10,11 +10,10 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSandbox } from "../sandbox/index.js";
 import type { NodeEnvironmentSpec } from "../swebench/index.js";
 import { git } from "../workspace/index.js";
-import { EnvBuildError, ensureLayer, layerMount } from "./index.js";
-import { NODE_CALC_FIX, NODE_DEP_TARBALL, nodeRepoFiles } from "./testing.js";
+import { EnvBuildError, ensureLayer } from "./index.js";
+import { layerSandbox, NODE_CALC_FIX, NODE_DEP_TARBALL, nodeRepoFiles } from "./testing.js";
 
 let root: string;
 let repo: string;
@@ -67,19 +66,8 @@ describe("Node environment layers", () => {
       ),
     ).toBe(true);
 
-    const mount = await layerMount(layer);
-    const checkout = join(root, "checkout");
-    await git(root, ["clone", "-q", repo, checkout]);
-    chmodSync(checkout, 0o777);
-    const { sandbox } = await openSandbox({
-      workspace: checkout,
-      readOnlyBinds: mount.binds,
-      env: mount.env,
-      backend: "bwrap",
-    });
+    const sandbox = await layerSandbox(layer, repo, join(root, "checkout"));
     try {
-      for (const line of mount.setup)
-        expect((await sandbox.exec({ argv: ["bash", "-c", line], timeoutMs: 60_000 })).exitCode).toBe(0);
       const tests = await sandbox.exec({ argv: ["node", "--test", "test/"], timeoutMs: 120_000 });
       expect(tests.output).toMatch(/# pass 2/);
       const bin = await sandbox.exec({ argv: ["acilab-nodedep"], timeoutMs: 60_000 });

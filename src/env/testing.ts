@@ -1,8 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { openSandbox, type Sandbox } from "../sandbox/index.js";
 import type { EnvironmentSpec } from "../swebench/index.js";
+import { git } from "../workspace/index.js";
+import { layerMount } from "./mount.js";
+import type { Layer } from "./store.js";
 
 /**
  * A store for one test file's layers ($ACILAB_ENV_DIR), reachable by the sandbox user, and a folder
@@ -112,3 +116,27 @@ export const NODE_DEP_TARBALL = "vendor/acilab-nodedep-1.0.0.tgz";
 /** The fix of the Node calc's bug. */
 export const NODE_CALC_FIX =
   "const { double } = require('acilab-nodedep');\n\nexports.quadruple = (x) => double(double(x));\n";
+
+/**
+ * A bwrap sandbox over a fresh clone of `repo` (at `checkout`) with the layer mounted and every setup
+ * line of its mount run, as a task's sandbox is opened; a setup line that fails throws.
+ */
+export async function layerSandbox(layer: Layer, repo: string, checkout: string): Promise<Sandbox> {
+  const mount = await layerMount(layer);
+  await git(dirname(checkout), ["clone", "-q", repo, checkout]);
+  chmodSync(checkout, 0o777);
+  const { sandbox } = await openSandbox({
+    workspace: checkout,
+    readOnlyBinds: mount.binds,
+    env: mount.env,
+    backend: "bwrap",
+  });
+  for (const line of mount.setup) {
+    const r = await sandbox.exec({ argv: ["bash", "-c", line], timeoutMs: 60_000 });
+    if (r.exitCode !== 0) {
+      await sandbox.close();
+      throw new Error(`setup line failed (exit ${r.exitCode}): ${line}\n${r.output}`);
+    }
+  }
+  return sandbox;
+}
