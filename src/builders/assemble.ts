@@ -47,10 +47,10 @@ export function unusableRun(run: TestRun): string | undefined {
   if (run.statuses.size === 0) {
     const collection = collectionError(run);
     if (collection) return collection;
-    // The runner of an older commit (mocha before a move to vitest) is not in HEAD's environment.
+    // The runner of an older commit (mocha before a move to vitest) is not in the environment used.
     const missing = /execvp (\S+): No such file or directory/.exec(run.stderr)?.[1];
     if (missing)
-      return `${missing} is not installed: the environment was built from HEAD's files, and this commit's tests run with ${missing}`;
+      return `${missing} is not installed in the environment this commit was tested in (HEAD's, when its own dependency files match HEAD's or did not build), and its tests run with ${missing}`;
     return `no test results in the log (exit ${run.exitCode ?? "signal"}): ${tailOf(run) || "no output"}`;
   }
   return undefined;

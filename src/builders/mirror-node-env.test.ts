@@ -7,7 +7,8 @@ import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NODE_CALC_FIX, NODE_DEP_TARBALL, nodeRepoFiles } from "../env/testing.js";
+import { NODE_CALC_FIX, NODE_DEP_TARBALL, nodeRepoFiles, npmLock } from "../env/testing.js";
+import { git } from "../workspace/index.js";
 import { mirror } from "./mirror.js";
 import { commitFiles, initRepo } from "./testing.js";
 import { runInstance } from "./verify.js";
@@ -70,6 +71,45 @@ describe("tasks mirror on a JavaScript repository with a lock file", () => {
     expect(gold.statuses.get("quadruple")).toBe("PASSED");
     const base = await runInstance(instance, join(root, "env"), null);
     expect(base.statuses.get("quadruple")).toBe("FAILED");
+  });
+
+  it("a fix whose dependency files differ from HEAD's is tested in its own commit's environment", async () => {
+    // HEAD dropped the dependency (double written out) and rewrote quadruple, so the fix no longer
+    // reverse-applies there and its tests need the package HEAD's lock file no longer has.
+    const dir = join(root, "moved-on");
+    await git(root, ["clone", "-q", repo, dir]);
+    const pkg = JSON.stringify(
+      { name: "calc", version: "0.2.0", private: true, scripts: { test: "node --test" } },
+      null,
+      2,
+    );
+    await commitFiles(
+      dir,
+      {
+        "package.json": pkg,
+        "package-lock.json": npmLock(root, pkg),
+        [NODE_DEP_TARBALL]: null,
+        "lib/calc.js": "const double = (x) => 2 * x;\n\nexports.quadruple = (x) => 4 * x;\n",
+      },
+      "calc: no dependency",
+    );
+    const said: string[] = [];
+    const report = await mirror({
+      repo: dir,
+      out: join(root, "moved", "t.jsonl"),
+      environment: "auto",
+      onEnvironment: (l) => said.push(l),
+    });
+    const [instance] = report.instances;
+    if (!instance) throw new Error(`no instance: ${report.candidates.map((c) => c.reason).join("; ")}`);
+    expect(instance.acilab_env).toEqual({ node: "node", install: ["npm ci"] });
+    const bundle = join(root, "moved", "t.bundle");
+    const heads = await git(root, ["bundle", "list-heads", bundle]);
+    expect(heads).toMatch(/refs\/tags\/acilab\/environment-[0-9a-f]{12}/);
+    expect(heads).toContain(instance.environment_setup_commit);
+    expect(said.filter((l) => l.startsWith("building environment"))).toHaveLength(2);
+    const gold = await runInstance(instance, join(root, "moved"), instance.patch);
+    expect(gold.statuses.get("quadruple")).toBe("PASSED");
   });
 
   it("a repository whose runner is one of its dependencies needs --env, and is told so", async () => {

@@ -15,7 +15,7 @@ import {
 import { detectRepo, type TestCommandOverride, type TestSetup } from "./detect.js";
 import { asFix, type FixCommit, recentCommits } from "./history.js";
 import { problemStatement } from "./issue.js";
-import { ENVIRONMENT_TAG, prepareEnvironment } from "./mirror-environment.js";
+import { MirrorEnvironments } from "./mirror-environment.js";
 import { isTestModule, languageOf } from "./paths.js";
 import { type TestRun, WorkRepo } from "./workdir.js";
 
@@ -100,9 +100,10 @@ export async function mirror(options: MirrorOptions): Promise<BuildReport> {
   const work = await WorkRepo.create(options.repo, setup.language, options.backend, options.testTimeoutMs);
   const warnings = work.warning ? [work.warning] : [];
   try {
-    const environment = options.environment
-      ? await prepareEnvironment(work, setup, { ...options, environment: options.environment })
+    const environments = options.environment
+      ? await MirrorEnvironments.open(work, setup, { ...options, environment: options.environment })
       : undefined;
+    const usedTags = new Set<string>();
     const commits = await recentCommits(work, options.maxCommits ?? DEFAULT_MAX_COMMITS);
     const fixes = commits
       .map(asFix)
@@ -124,6 +125,7 @@ export async function mirror(options: MirrorOptions): Promise<BuildReport> {
         repoName,
         headRuns,
         options.base ?? "auto",
+        environments,
       ).catch(
         (e: unknown): Decision => ({
           reason: `the builder failed on it: ${(e instanceof Error ? e.message : String(e)).split("\n")[0]}`,
@@ -136,21 +138,21 @@ export async function mirror(options: MirrorOptions): Promise<BuildReport> {
         reason: decided.reason,
         ...("instance" in decided ? { instanceId: decided.instance.instance_id } : {}),
       };
-      if ("instance" in decided)
+      if ("instance" in decided) {
+        // The environment the instance was decided in: HEAD's, or its own commit's.
+        const env = environments?.active;
+        if (env) usedTags.add(env.tag);
         instances.push(
-          environment
-            ? {
-                ...decided.instance,
-                environment_setup_commit: environment.commit,
-                acilab_env: environment.spec,
-              }
+          env
+            ? { ...decided.instance, environment_setup_commit: env.commit, acilab_env: env.spec }
             : decided.instance,
         );
+      }
       candidates.push(outcome);
       options.onCandidate?.(outcome);
     }
     await work.checkout(work.head);
-    const written = await writeInstances(options.out, work, instances, environment ? [ENVIRONMENT_TAG] : []);
+    const written = await writeInstances(options.out, work, instances, [...usedTags]);
     const bundle = instances.length > 0 ? written : undefined;
     return {
       instances,
@@ -177,17 +179,23 @@ async function mirrorFix(
   repoName: string,
   runs: Map<string, TestRun>,
   base: MirrorBase,
+  environments: MirrorEnvironments | undefined,
 ): Promise<Decision> {
   if (fix.sourceLines > maxSrc)
     return { reason: `changes ${fix.sourceLines} source lines (more than --max-src-lines ${maxSrc})` };
-  if (base === "fix") return mirrorAt(work, setup, fix, repoName, runs, fix.sha);
+  const atFix = async () => {
+    await environments?.activate(fix.sha);
+    return mirrorAt(work, setup, fix, repoName, runs, fix.sha);
+  };
+  if (base === "fix") return atFix();
+  await environments?.activate(work.head);
   const atHead = await mirrorAt(work, setup, fix, repoName, runs, work.head);
   // The fix is HEAD itself: there is no other commit to try it at.
   if (base === "head" || "instance" in atHead || !("retry" in atHead) || fix.sha === work.head) return atHead;
-  const atFix = await mirrorAt(work, setup, fix, repoName, runs, fix.sha);
-  return "instance" in atFix
-    ? { ...atFix, reason: `${atFix.reason}, at the fix (${atHead.reason})` }
-    : { reason: `${atHead.reason}; at the fix: ${atFix.reason}` };
+  const fixed = await atFix();
+  return "instance" in fixed
+    ? { ...fixed, reason: `${fixed.reason}, at the fix (${atHead.reason})` }
+    : { reason: `${atHead.reason}; at the fix: ${fixed.reason}` };
 }
 
 const setupsAt = new WeakMap<WorkRepo, Map<string, TestSetup>>();

@@ -47,7 +47,14 @@ export function runtimePlan(spec: EnvironmentSpec): RuntimePlan {
       start: () => [],
       // The install wrote node_modules into the checkout; the layer keeps it, the checkout links to it.
       finish: `set -e
-if [ ! -d node_modules ]; then echo "acilab: the install lines left no node_modules at the repository root (npm ci or npm install makes it)"; exit 1; fi
+if [ ! -d node_modules ]; then
+  # npm makes none for a package with no dependencies: an empty one is the right layer for it.
+  if node -e 'const p = require("./package.json"); process.exit(Object.keys({ ...p.dependencies, ...p.devDependencies }).length > 0 ? 1 : 0)' 2>/dev/null; then
+    mkdir node_modules; echo "acilab: package.json names no dependencies: the layer's node_modules is empty"
+  else
+    echo "acilab: the install lines left no node_modules at the repository root (npm ci or npm install makes it)"; exit 1
+  fi
+fi
 mv node_modules ${ENV_MOUNT}/node_modules
 for d in ${NODE_CACHES.join(" ")}; do rm -rf "${ENV_MOUNT}/node_modules/$d"; ln -s /tmp "${ENV_MOUNT}/node_modules/$d"; done`,
       required: ["node_modules"],

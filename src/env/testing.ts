@@ -93,7 +93,7 @@ export function nodeRepoFiles(root: string): Record<string, string> {
     npm_config_offline: "true",
   };
   execFileSync("npm", ["pack", "--silent", "--pack-destination", vendor, src], { env, stdio: "pipe" });
-  const tarball = "vendor/acilab-nodedep-1.0.0.tgz";
+  const tarball = NODE_DEP_TARBALL;
   const files: Record<string, string> = {
     "package.json": `${JSON.stringify({ name: "calc", version: "0.1.0", private: true, dependencies: { "acilab-nodedep": `file:${tarball}` }, scripts: { test: "node --test" } }, null, 2)}\n`,
     ".gitignore": "node_modules/\n",
@@ -102,13 +102,29 @@ export function nodeRepoFiles(root: string): Record<string, string> {
     "test/calc.test.js":
       "const test = require('node:test');\nconst assert = require('node:assert');\nconst { quadruple } = require('../lib/calc.js');\n\ntest('quadruple', () => assert.strictEqual(quadruple(3), 12));\ntest('zero', () => assert.strictEqual(quadruple(0), 0));\n",
   };
-  const lockDir = join(root, "lock");
-  mkdirSync(join(lockDir, "vendor"), { recursive: true });
-  writeFileSync(join(lockDir, "package.json"), files["package.json"] as string);
-  execFileSync("cp", [join(root, tarball), join(lockDir, "vendor")]);
-  execFileSync("npm", ["install", "--package-lock-only", "--silent"], { cwd: lockDir, env, stdio: "pipe" });
-  files["package-lock.json"] = readFileSync(join(lockDir, "package-lock.json"), "utf8");
+  files["package-lock.json"] = npmLock(root, files["package.json"] as string);
   return files;
+}
+
+/**
+ * The package-lock.json npm writes, offline, for this package.json (its `file:` dependencies are
+ * the tarballs under `root`).
+ */
+export function npmLock(root: string, packageJson: string): string {
+  const lockDir = mkdtempSync(join(root, "lock-"));
+  writeFileSync(join(lockDir, "package.json"), packageJson);
+  if (packageJson.includes(NODE_DEP_TARBALL)) {
+    mkdirSync(join(lockDir, "vendor"));
+    execFileSync("cp", [join(root, NODE_DEP_TARBALL), join(lockDir, "vendor")]);
+  }
+  const env = {
+    PATH: "/usr/bin:/bin",
+    HOME: root,
+    npm_config_cache: join(root, ".npm"),
+    npm_config_offline: "true",
+  };
+  execFileSync("npm", ["install", "--package-lock-only", "--silent"], { cwd: lockDir, env, stdio: "pipe" });
+  return readFileSync(join(lockDir, "package-lock.json"), "utf8");
 }
 
 /** The tarball nodeRepoFiles packed, to copy into each repository made from them. */

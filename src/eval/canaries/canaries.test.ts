@@ -221,6 +221,17 @@ describe("planCanaries", () => {
     expect(plan.note).toMatch(/no canaries for the go-test-json/);
   });
 
+  it("plants no node:test canaries when the tests run with another TAP runner (ava, tap)", () => {
+    const plan = planCanaries({
+      parser: "node-tap",
+      files: [{ path: "test.js", text: "import test from 'ava';\n" }],
+      testCommand: ["ava", "--tap", "test.js"],
+      random: seeded(1),
+    });
+    expect(plan.canaries).toEqual([]);
+    expect(plan.note).toMatch(/^no canaries: the tests run with ava, not node's own runner/);
+  });
+
   it("never reuses a name the file has, and draws new names every run", () => {
     const names = new Set<string>();
     for (let seed = 0; seed < 20; seed++) {

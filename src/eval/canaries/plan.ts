@@ -35,6 +35,14 @@ export function planCanaries(input: {
       edits: [],
       note: `no canaries for the ${parser} log parser yet: tampering is caught by the exit-code and suite checks only`,
     };
+  // node canaries are node:test calls: under another runner that prints TAP (ava, tap) they would
+  // run beside its tests and speak for neither.
+  if (parser !== "pytest" && !input.testCommand.includes("--test"))
+    return {
+      canaries: [],
+      edits: [],
+      note: `no canaries: the tests run with ${input.testCommand[0] ?? "another runner"}, not node's own runner, whose tests the canaries are; tampering is caught by the exit-code and suite checks only`,
+    };
   const files = input.files.filter((f) => pattern.test(f.path));
   if (files.length === 0)
     return {
