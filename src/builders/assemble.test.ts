@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { collectionError, importCause, unusableRun } from "./assemble.js";
+import { collectionError, importCause, namesTheClock, unusableRun } from "./assemble.js";
 
 const run = (log: string, stderr = "") => ({
   statuses: new Map(),
@@ -62,5 +62,17 @@ describe("why a test run gives nothing to use", () => {
     expect(importCause(gone, adds, ["tests/toml-test"])).toBe(
       " — tests/toml-test is a git submodule, and mirroring works on a clone without submodules' files",
     );
+  });
+});
+
+describe("namesTheClock", () => {
+  it("spots ids made from the time they ran at, in marshmallow's formats, and nothing else", () => {
+    const at = new Date(Date.UTC(2026, 11, 2, 6, 30, 42));
+    const id = (p: string) =>
+      `tests/test_deserialization.py::TestX::test_invalid_datetime_deserialization[${p}]`;
+    expect(namesTheClock(id("06:30:42 2026-12-02"), [at])).toBe(true);
+    expect(namesTheClock(id("12-02-2026 06:30:42"), [at])).toBe(true);
+    expect(namesTheClock(id("not-a-date"), [at])).toBe(false);
+    expect(namesTheClock(id("2021-01-01T06:00"), [at])).toBe(false);
   });
 });

@@ -32,6 +32,33 @@ export function splitTests(good: TestRun, broken: TestRun): { f2p: string[]; p2p
   return { f2p, p2p };
 }
 
+/**
+ * Whether a test id spells one of these moments (today's date in a common order, or the hour and
+ * minute): a parameter made from the clock (`datetime.now()`), which two runs a few seconds apart
+ * share but any later run does not.
+ */
+export function namesTheClock(id: string, moments: readonly Date[]): boolean {
+  const two = (n: number) => String(n).padStart(2, "0");
+  for (const d of moments)
+    for (const [y, m, day, h, min] of [
+      [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes()],
+      [d.getFullYear(), d.getMonth() + 1, d.getDate(), d.getHours(), d.getMinutes()],
+    ] as const) {
+      const [M, D] = [two(m), two(day)];
+      const spelled = [
+        `${y}-${M}-${D}`,
+        `${M}-${D}-${y}`,
+        `${D}-${M}-${y}`,
+        `${y}/${M}/${D}`,
+        `${M}/${D}/${y}`,
+        `${D}/${M}/${y}`,
+      ];
+      if (spelled.some((t) => id.includes(t)) || new RegExp(`\\b${two(h)}:${two(min)}(:\\d\\d)?\\b`).test(id))
+        return true;
+    }
+  return false;
+}
+
 /** The last lines of what a run printed, stdout first, then stderr (where usage errors go). */
 function tailOf(run: Pick<TestRun, "log" | "stderr">): string {
   const text = [run.log, run.stderr]

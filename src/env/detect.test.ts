@@ -91,3 +91,21 @@ describe("auto for a Node repository", () => {
     );
   });
 });
+
+describe("setup.py's test extra", () => {
+  it("is read from its text as a literal list, each requirement an optional line", async () => {
+    const setup = `EXTRAS_REQUIRE = {\n    "tests": ["pytest", "pytz", "simplejson"],\n    "lint": ["flake8==3.7.9"],\n}\nsetup(name="m", extras_require=EXTRAS_REQUIRE)\n`;
+    const d = await detectPythonEnvironment(files({ "setup.py": setup }));
+    expect(d.spec.install).toEqual(
+      expect.arrayContaining([
+        "pip install pytest",
+        expect.stringMatching(/^pip install pytz \|\| echo/),
+        expect.stringMatching(/^pip install simplejson \|\| echo/),
+      ]),
+    );
+    expect(d.spec.install.join("\n")).not.toContain("flake8");
+    expect(d.decisions).toContain(
+      `test requirements: the "tests" extra of setup.py's extras_require (3), read as text, not run`,
+    );
+  });
+});

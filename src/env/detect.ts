@@ -57,6 +57,20 @@ function testGroup(groups: Table | undefined): { name: string; items: unknown } 
   return undefined;
 }
 
+/**
+ * A test extra written as a literal list in setup.py (`"tests": ["pytest", "pytz"]`), found by its
+ * text: setup.py is a program, and the host runs nothing of the repository's.
+ */
+export function setupPyExtra(text: string): { name: string; items: string[] } | undefined {
+  for (const name of TEST_GROUPS) {
+    const list = new RegExp(`["']${name}["']\\s*:\\s*\\[([^\\]]*)\\]`).exec(text)?.[1];
+    if (list === undefined) continue;
+    const items = [...list.matchAll(/["']([^"']+)["']/g)].map((m) => m[1] as string);
+    if (items.length > 0) return { name, items };
+  }
+  return undefined;
+}
+
 /** A Poetry dependency table's names as pip requirements (Poetry's `^1.2` is not pip's syntax). */
 function poetryNames(deps: Table | undefined): string[] {
   return Object.keys(deps ?? {}).filter((n) => n.toLowerCase() !== "python");
@@ -181,6 +195,13 @@ export async function detectPythonEnvironment(
     tests.push(...strings(extra.items));
     decisions.push(
       `test requirements: the "${extra.name}" extra of pyproject.toml (${strings(extra.items).length})`,
+    );
+  }
+  const setupExtra = extra || setupPy === undefined ? undefined : setupPyExtra(setupPy);
+  if (setupExtra) {
+    tests.push(...setupExtra.items);
+    decisions.push(
+      `test requirements: the "${setupExtra.name}" extra of setup.py's extras_require (${setupExtra.items.length}), read as text, not run`,
     );
   }
   const group = testGroup(table(pyproject?.["dependency-groups"]));

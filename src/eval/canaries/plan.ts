@@ -37,7 +37,8 @@ export function planCanaries(input: {
     };
   // node canaries are node:test calls: under another runner that prints TAP (ava, tap) they would
   // run beside its tests and speak for neither.
-  if (parser !== "pytest" && !input.testCommand.includes("--test"))
+  // (the flag may sit inside a `bash -c` line, as the built-in libraries' commands have it)
+  if (parser !== "pytest" && !/(?:^|\s)--test(?=\s|$)/.test(input.testCommand.join(" ")))
     return {
       canaries: [],
       edits: [],
