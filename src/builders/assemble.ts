@@ -6,7 +6,7 @@ import type { TestSetup } from "./detect.js";
 import { findTest, hideTests, testBody, testRef } from "./hide-tests.js";
 import { type FailingTest, stripAnsi } from "./issue.js";
 import { isAgentFile, languageOf } from "./paths.js";
-import { parse } from "./treesitter.js";
+import { withParsed } from "./treesitter.js";
 import type { TestRun, WorkRepo } from "./workdir.js";
 
 const PASS: ReadonlySet<TestStatus> = new Set(["PASSED", "XFAIL"]);
@@ -201,14 +201,13 @@ export async function failingTests(
       const lang = languageOf(file);
       const path = join(work.dir, file);
       if (!lang || !existsSync(path)) continue;
-      const root = await parse(lang, file, readFileSync(path, "utf8"));
-      const node = root && findTest(root, lang, ref);
-      const b = node && testBody(node, lang);
-      if (b) {
+      body = await withParsed(lang, file, readFileSync(path, "utf8"), (root) => {
+        const node = findTest(root, lang, ref);
+        const b = node && testBody(node, lang);
         // The node's text starts at its first character: give its first line back its indent.
-        body = " ".repeat(b.startPosition.column) + b.text;
-        break;
-      }
+        return b ? " ".repeat(b.startPosition.column) + b.text : undefined;
+      });
+      if (body !== undefined) break;
     }
     out.push({ id, body });
   }

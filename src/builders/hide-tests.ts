@@ -1,6 +1,6 @@
 import type { LogParserName } from "../parsers/index.js";
 import type { BuilderLanguage } from "./paths.js";
-import { applyEdits, type Edit, parse, type SyntaxNode, walk } from "./treesitter.js";
+import { applyEdits, type Edit, type SyntaxNode, walk, withParsed } from "./treesitter.js";
 
 /** A test as the log parsers name it, split into what the source can be searched for. */
 export interface TestRef {
@@ -117,30 +117,31 @@ export async function hideTests(
   source: string,
   refs: readonly TestRef[],
 ): Promise<{ source: string; removed: TestRef[] }> {
-  const root = await parse(language, path, source);
-  if (!root) return { source, removed: [] };
-  const nodes = new Map<number, SyntaxNode>();
-  const removed: TestRef[] = [];
-  for (const ref of refs) {
-    const node = findTest(root, language, ref);
-    if (!node) continue;
-    nodes.set(node.startIndex, node);
-    removed.push(ref);
-  }
-  const edits = [...nodes.values()].map((n) => lineRange(source, n));
-  if (language === "python") {
-    const emptied = new Set<SyntaxNode>();
-    for (const node of nodes.values()) {
-      const block = node.parent;
-      if (block?.type !== "block" || block.parent?.type !== "class_definition" || emptied.has(block))
-        continue;
-      if (block.namedChildren.every((c) => c && nodes.has(c.startIndex))) {
-        emptied.add(block);
-        const first = block.namedChild(0) as SyntaxNode;
-        const edit = edits.find((e) => e.start <= first.startIndex && first.startIndex < e.end);
-        if (edit) edit.text = `${" ".repeat(first.startPosition.column)}pass\n\n`;
+  const hidden = await withParsed(language, path, source, (root) => {
+    const nodes = new Map<number, SyntaxNode>();
+    const removed: TestRef[] = [];
+    for (const ref of refs) {
+      const node = findTest(root, language, ref);
+      if (!node) continue;
+      nodes.set(node.startIndex, node);
+      removed.push(ref);
+    }
+    const edits = [...nodes.values()].map((n) => lineRange(source, n));
+    if (language === "python") {
+      const emptied = new Set<SyntaxNode>();
+      for (const node of nodes.values()) {
+        const block = node.parent;
+        if (block?.type !== "block" || block.parent?.type !== "class_definition" || emptied.has(block))
+          continue;
+        if (block.namedChildren.every((c) => c && nodes.has(c.startIndex))) {
+          emptied.add(block);
+          const first = block.namedChild(0) as SyntaxNode;
+          const edit = edits.find((e) => e.start <= first.startIndex && first.startIndex < e.end);
+          if (edit) edit.text = `${" ".repeat(first.startPosition.column)}pass\n\n`;
+        }
       }
     }
-  }
-  return { source: applyEdits(source, edits), removed };
+    return { source: applyEdits(source, edits), removed };
+  });
+  return hidden ?? { source, removed: [] };
 }

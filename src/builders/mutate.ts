@@ -1,5 +1,5 @@
 import type { BuilderLanguage } from "./paths.js";
-import { parse, type SyntaxNode, walk } from "./treesitter.js";
+import { type SyntaxNode, walk, withParsed } from "./treesitter.js";
 
 /** The kinds of bug synth plants, as SWE-smith's procedural modifications name them. */
 export type MutationKind =
@@ -97,89 +97,91 @@ export async function mutationSites(
   file: string,
   source: string,
 ): Promise<Mutation[]> {
-  const root = await parse(language, file, source);
-  if (!root) return [];
-  const out: Mutation[] = [];
-  const py = language === "python";
-  for (const node of walk(root)) {
-    if (!insideFunction(node)) continue;
-    switch (node.type) {
-      case "comparison_operator":
-      case "binary_expression":
-      case "binary_operator":
-      case "boolean_operator": {
-        for (const op of operators(node)) {
-          const flipped = FLIP[op.type];
-          if (flipped) out.push(replace(file, "comparison flip", op, flipped));
-          const swapped = ARITHMETIC[op.type];
-          if (swapped) out.push(replace(file, "arithmetic swap", op, swapped));
-          if (["and", "or", "&&", "||"].includes(op.type)) {
-            const left = node.childForFieldName("left");
-            if (left) out.push(replace(file, "dropped condition", node, left.text));
+  const found = await withParsed(language, file, source, (root) => {
+    const out: Mutation[] = [];
+    const py = language === "python";
+    for (const node of walk(root)) {
+      if (!insideFunction(node)) continue;
+      switch (node.type) {
+        case "comparison_operator":
+        case "binary_expression":
+        case "binary_operator":
+        case "boolean_operator": {
+          for (const op of operators(node)) {
+            const flipped = FLIP[op.type];
+            if (flipped) out.push(replace(file, "comparison flip", op, flipped));
+            const swapped = ARITHMETIC[op.type];
+            if (swapped) out.push(replace(file, "arithmetic swap", op, swapped));
+            if (["and", "or", "&&", "||"].includes(op.type)) {
+              const left = node.childForFieldName("left");
+              if (left) out.push(replace(file, "dropped condition", node, left.text));
+            }
           }
+          break;
         }
-        break;
-      }
-      case "not_operator":
-      case "unary_expression": {
-        const arg = node.childForFieldName("argument");
-        const op = operators(node)[0]?.type;
-        if (arg && (op === "not" || op === "!")) out.push(replace(file, "dropped condition", node, arg.text));
-        break;
-      }
-      case "integer":
-      case "number": {
-        const bumped = bumpNumber(node.text);
-        const parent = node.parent?.type ?? "";
-        if (bumped && !/default|parameter|pattern/.test(parent))
-          out.push(replace(file, "off-by-one", node, bumped));
-        break;
-      }
-      case "argument_list":
-      case "arguments": {
-        const args = node.namedChildren.filter((c): c is SyntaxNode => c !== null && c.type !== "comment");
-        const [a, b] = args;
-        const plain = (n: SyntaxNode) => !/keyword_argument|splat|spread/.test(n.type);
-        if (a && b && plain(a) && plain(b) && a.text !== b.text)
-          out.push({
-            file,
-            kind: "swapped arguments",
-            start: a.startIndex,
-            end: b.endIndex,
-            before: source.slice(a.startIndex, b.endIndex),
-            after: `${b.text}, ${a.text}`,
-            line: a.startPosition.row + 1,
-          });
-        break;
-      }
-      case "raise_statement": {
-        const cause = node.childForFieldName("cause");
-        const raised = node.namedChildren[0];
-        if (py && cause?.type === "none" && raised && raised !== cause)
-          out.push({
-            file,
-            kind: "removed from None",
-            start: raised.endIndex,
-            end: cause.endIndex,
-            before: source.slice(raised.endIndex, cause.endIndex),
-            after: "",
-            line: cause.startPosition.row + 1,
-          });
-        break;
-      }
-      case "default_parameter":
-      case "typed_default_parameter":
-      case "required_parameter":
-      case "optional_parameter":
-      case "assignment_pattern": {
-        const value = node.childForFieldName(node.type === "assignment_pattern" ? "right" : "value");
-        const wrong = value && flipLiteral(value);
-        if (value && wrong) out.push(replace(file, "wrong default", value, wrong));
-        break;
+        case "not_operator":
+        case "unary_expression": {
+          const arg = node.childForFieldName("argument");
+          const op = operators(node)[0]?.type;
+          if (arg && (op === "not" || op === "!"))
+            out.push(replace(file, "dropped condition", node, arg.text));
+          break;
+        }
+        case "integer":
+        case "number": {
+          const bumped = bumpNumber(node.text);
+          const parent = node.parent?.type ?? "";
+          if (bumped && !/default|parameter|pattern/.test(parent))
+            out.push(replace(file, "off-by-one", node, bumped));
+          break;
+        }
+        case "argument_list":
+        case "arguments": {
+          const args = node.namedChildren.filter((c): c is SyntaxNode => c !== null && c.type !== "comment");
+          const [a, b] = args;
+          const plain = (n: SyntaxNode) => !/keyword_argument|splat|spread/.test(n.type);
+          if (a && b && plain(a) && plain(b) && a.text !== b.text)
+            out.push({
+              file,
+              kind: "swapped arguments",
+              start: a.startIndex,
+              end: b.endIndex,
+              before: source.slice(a.startIndex, b.endIndex),
+              after: `${b.text}, ${a.text}`,
+              line: a.startPosition.row + 1,
+            });
+          break;
+        }
+        case "raise_statement": {
+          const cause = node.childForFieldName("cause");
+          const raised = node.namedChildren[0];
+          if (py && cause?.type === "none" && raised && raised !== cause)
+            out.push({
+              file,
+              kind: "removed from None",
+              start: raised.endIndex,
+              end: cause.endIndex,
+              before: source.slice(raised.endIndex, cause.endIndex),
+              after: "",
+              line: cause.startPosition.row + 1,
+            });
+          break;
+        }
+        case "default_parameter":
+        case "typed_default_parameter":
+        case "required_parameter":
+        case "optional_parameter":
+        case "assignment_pattern": {
+          const value = node.childForFieldName(node.type === "assignment_pattern" ? "right" : "value");
+          const wrong = value && flipLiteral(value);
+          if (value && wrong) out.push(replace(file, "wrong default", value, wrong));
+          break;
+        }
       }
     }
-  }
-  return out;
+    return out;
+  });
+  return found ?? [];
 }
 
 /** The source with the mutation applied. */

@@ -51,15 +51,26 @@ export function parserFor(language: BuilderLanguage, path = ""): Promise<Parser>
   return parser;
 }
 
-/** Parse `source`; the root node, or undefined when the file does not parse cleanly. */
-export async function parse(
+/**
+ * Parse `source` and hand its root to `use`; undefined when the file does not parse cleanly. The
+ * tree lives in the WASM heap, which JavaScript's collector does not see: it is freed when `use`
+ * returns, so nodes must not outlive it. (Trees kept alive grew the heap until tree-sitter aborted
+ * — "Aborted()", then "table index is out of bounds" on every later parse — mirroring
+ * path-to-regexp's 55 KB spec file candidate after candidate.)
+ */
+export async function withParsed<T>(
   language: BuilderLanguage,
   path: string,
   source: string,
-): Promise<SyntaxNode | undefined> {
+  use: (root: SyntaxNode) => T | Promise<T>,
+): Promise<T | undefined> {
   const tree = (await parserFor(language, path)).parse(source);
-  if (!tree || tree.rootNode.hasError) return undefined;
-  return tree.rootNode;
+  if (!tree) return undefined;
+  try {
+    return tree.rootNode.hasError ? undefined : await use(tree.rootNode);
+  } finally {
+    tree.delete();
+  }
 }
 
 /** Every node below `root` (root included), depth first, in source order. */
