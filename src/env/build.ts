@@ -134,7 +134,7 @@ async function build(
     `# packages from ${sources.summary}`,
   ];
   request.log?.(
-    `building environment ${key}: ${RUNTIME_NAME[interpreter.language]} ${interpreter.version} (${interpreter.executable}), packages from ${sources.summary}`,
+    `building environment ${key}: ${plan.name} ${interpreter.version} (${interpreter.executable}), packages from ${sources.summary}`,
   );
   const commands: CommandRecord[] = [];
   let failure: string | undefined;
@@ -157,7 +157,7 @@ async function build(
       readOnlyBinds,
       writableBinds: [{ source: envDir, dest: ENV_MOUNT }],
       adoptWorkspace: false,
-      env: { ...plan.env(), ...sources.env },
+      env: { ...plan.env, ...sources.env },
       network: sources.hosts.length > 0 ? { allow: sources.hosts } : "none",
     });
     try {
@@ -271,11 +271,4 @@ export function failureExcerpt(output: string): string {
     return lines.slice(code, end).join("\n").trimEnd();
   }
   return lines.slice(-25).join("\n");
-}
-
-const RUNTIME_NAME: Record<Interpreter["language"], string> = { python: "Python", node: "node" };
-
-/** The variables every sandbox of a layer gets (its venv first on PATH; node_modules/.bin). */
-export function layerEnvironment(spec: EnvironmentSpec): Record<string, string> {
-  return runtimePlan(spec).env();
 }

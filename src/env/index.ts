@@ -3,7 +3,6 @@ export {
   ensureLayer,
   INSTALL_TIMEOUT_MS,
   type LayerRequest,
-  layerEnvironment,
 } from "./build.js";
 export {
   autoEnvironment,

@@ -25,7 +25,7 @@ export async function layerMount(layer: Layer): Promise<EnvMount> {
   return {
     key: layer.key,
     binds: [{ source: layer.envDir, dest: ENV_MOUNT }, ...interpreter],
-    env: plan.env(),
+    env: plan.env,
     setup: [
       ...(layer.manifest.generated_files > 0
         ? [`tar -C ${ENV_MOUNT}/${GENERATED_DIR} -cf - . | tar -xf - --skip-old-files --no-same-owner`]

@@ -22,6 +22,8 @@ const NODE_CACHES = [".cache", ".vite", ".vite-temp"];
  */
 export interface RuntimePlan {
   language: RuntimeLanguage;
+  /** For people: "Python", "node". */
+  name: string;
   /** The interpreter named by the spec. */
   named: string;
   /** Lines before the spec's install lines (making the venv). */
@@ -31,7 +33,7 @@ export interface RuntimePlan {
   /** Paths below env/ a whole layer has. */
   required: string[];
   /** Every sandbox's variables (build and use). */
-  env: () => Record<string, string>;
+  env: Record<string, string>;
   /** Setup lines every checkout runs first, besides putting back generated files. */
   setup: string[];
   /** Where packages come from, as the build sandbox sees them. */
@@ -43,6 +45,7 @@ export function runtimePlan(spec: EnvironmentSpec): RuntimePlan {
   if (isNodeEnvironment(spec))
     return {
       language: "node",
+      name: "node",
       named: spec.node,
       start: () => [],
       // The install wrote node_modules into the checkout; the layer keeps it, the checkout links to it.
@@ -58,11 +61,11 @@ fi
 mv node_modules ${ENV_MOUNT}/node_modules
 for d in ${NODE_CACHES.join(" ")}; do rm -rf "${ENV_MOUNT}/node_modules/$d"; ln -s /tmp "${ENV_MOUNT}/node_modules/$d"; done`,
       required: ["node_modules"],
-      env: () => ({
+      env: {
         PATH: `${WORKSPACE}/node_modules/.bin:${ENV_MOUNT}/node_modules/.bin:${SANDBOX_PATH}`,
-        // Runners keep their caches in the repository's node_modules by default, which is read-only here.
+        // npm's own cache, for an agent's or a script's npm: the home folder may not be writable.
         npm_config_cache: "/tmp/.npm",
-      }),
+      },
       // A checkout tracks no node_modules of its own: it gets the layer's, by a link git ignores (a
       // .gitignore's `node_modules/` matches folders only, so the link is excluded for this clone).
       setup: [
@@ -73,6 +76,7 @@ for d in ${NODE_CACHES.join(" ")}; do rm -rf "${ENV_MOUNT}/node_modules/$d"; ln 
     };
   return {
     language: "python",
+    name: "Python",
     named: spec.python,
     start: (python) => [
       [
@@ -86,7 +90,7 @@ for d in ${NODE_CACHES.join(" ")}; do rm -rf "${ENV_MOUNT}/node_modules/$d"; ln 
     finish: "true",
     required: ["pyvenv.cfg", "bin/python"],
     // What `source /env/bin/activate` would set.
-    env: () => ({ PATH: `${ENV_MOUNT}/bin:${SANDBOX_PATH}`, VIRTUAL_ENV: ENV_MOUNT }),
+    env: { PATH: `${ENV_MOUNT}/bin:${SANDBOX_PATH}`, VIRTUAL_ENV: ENV_MOUNT },
     setup: [],
     sources: () => sandboxPip(specSources(spec.indexes)),
   };

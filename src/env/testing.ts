@@ -86,12 +86,7 @@ export function nodeRepoFiles(root: string): Record<string, string> {
   chmodSync(join(src, "bin.js"), 0o755);
   const vendor = join(root, "vendor");
   mkdirSync(vendor, { recursive: true });
-  const env = {
-    PATH: "/usr/bin:/bin",
-    HOME: root,
-    npm_config_cache: join(root, ".npm"),
-    npm_config_offline: "true",
-  };
+  const env = offlineNpm(root);
   execFileSync("npm", ["pack", "--silent", "--pack-destination", vendor, src], { env, stdio: "pipe" });
   const tarball = NODE_DEP_TARBALL;
   const files: Record<string, string> = {
@@ -117,14 +112,19 @@ export function npmLock(root: string, packageJson: string): string {
     mkdirSync(join(lockDir, "vendor"));
     execFileSync("cp", [join(root, NODE_DEP_TARBALL), join(lockDir, "vendor")]);
   }
-  const env = {
+  const env = offlineNpm(root);
+  execFileSync("npm", ["install", "--package-lock-only", "--silent"], { cwd: lockDir, env, stdio: "pipe" });
+  return readFileSync(join(lockDir, "package-lock.json"), "utf8");
+}
+
+/** npm run by the tests on the host: offline, its cache and home in the test's folder. */
+function offlineNpm(root: string): NodeJS.ProcessEnv {
+  return {
     PATH: "/usr/bin:/bin",
     HOME: root,
     npm_config_cache: join(root, ".npm"),
     npm_config_offline: "true",
   };
-  execFileSync("npm", ["install", "--package-lock-only", "--silent"], { cwd: lockDir, env, stdio: "pipe" });
-  return readFileSync(join(lockDir, "package-lock.json"), "utf8");
 }
 
 /** The tarball nodeRepoFiles packed, to copy into each repository made from them. */
