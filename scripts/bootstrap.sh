@@ -25,6 +25,10 @@ command -v xdotool >/dev/null 2>&1 || need+=(xdotool)
 command -v matchbox-window-manager >/dev/null 2>&1 || need+=(matchbox-window-manager)
 command -v xcalc >/dev/null 2>&1 || need+=(x11-apps)
 [[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]] || need+=(fonts-dejavu-core)
+# Scale-out (acilab worker, --redis): tests start their own redis-server; the TLS test makes its
+# certificate with openssl.
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+command -v openssl >/dev/null 2>&1 || need+=(openssl)
 # better-sqlite3 (the experiment store) is compiled by npm ci: no prebuilt binary can be downloaded here.
 { command -v g++ >/dev/null 2>&1 && command -v make >/dev/null 2>&1; } || need+=(build-essential)
 

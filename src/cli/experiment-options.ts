@@ -1,5 +1,7 @@
 /** The options and help of `acilab experiment` and its subcommands (experiment-command.ts, experiment-run.ts). */
+
 import { optionLines } from "./options.js";
+import { QUEUE_OPTIONS } from "./shared-options.js";
 
 export const EXPERIMENT_HELP = `acilab experiment — compare arms (tool sets, policies, history, resolutions …) over tasks
 
@@ -57,11 +59,13 @@ export const EXPERIMENT_RUN_OPTIONS = {
     type: "boolean",
     help: "run an arm whose definition changed since --out recorded it as a new version (old attempts kept)",
   },
+  ...QUEUE_OPTIONS,
 } as const;
 
 export const EXPERIMENT_RUN_HELP = `acilab experiment run — run every arm on every task, repeats times, into a resumable store
 
 Usage: acilab experiment run FILE [--out <dir>] [--workers N] [--new-arm-version]
+                             [--redis URL [--queue NAME] [--bundles DIR] [--bundle-cap-mb MB]]
 
 Options:
 ${optionLines(EXPERIMENT_RUN_OPTIONS)}
@@ -70,7 +74,12 @@ Each attempt is run and graded the way "acilab run" and "acilab cua" do it, and 
 DIR/experiment.db (SQLite); its files go to DIR/attempts/<arm>/<task>/<repeat>/. Kill it at any
 moment and run the same command again: finished attempts are kept, the ones in flight run again.
 Ctrl-C stops cleanly (exit 130). Under a scripted policy, a coding task with no reference script for
-an arm's tool set is recorded as "no scripted policy for this arm", not as a failure.`;
+an arm's tool set is recorded as "no scripted policy for this arm", not as a failure.
+
+With --redis, the attempts are jobs on that Redis and "acilab worker"s run them (docs/scale.md);
+this command writes the same store, folders and tables as a local run. Killed and started again,
+it collects what the workers finished meanwhile; --workers does not apply (the workers' own
+--concurrency does).`;
 
 export const EXPERIMENT_REPORT_OPTIONS = {
   format: {

@@ -12,6 +12,7 @@ import {
   runExperiment,
   StoreRefused,
 } from "../experiment/index.js";
+import { remoteAttempts, runNamespace } from "../scale/index.js";
 import { formatProportion, wilson } from "../stats/index.js";
 import { numberOption, UsageError } from "./args.js";
 import { EXPERIMENT_RUN_HELP, EXPERIMENT_RUN_OPTIONS } from "./experiment-options.js";
@@ -19,6 +20,7 @@ import { table } from "./format.js";
 import { interruptSignal } from "./interrupt.js";
 import { parseOptions } from "./options.js";
 import { createProgress, type ProgressDisplay, type ProgressIo, type Tick } from "./progress.js";
+import { type OpenQueue, openQueue, queueOptions } from "./queue-run.js";
 
 type Out = (line: string) => void;
 
@@ -36,6 +38,7 @@ export async function experimentRunCommand(
   const file = positionals[0];
   if (file === undefined || positionals.length > 1)
     throw new UsageError("run takes one FILE, e.g. experiments/tool-sets.yaml", "experiment run");
+  const queued = queueOptions(values, "experiment run");
   const workers = numberOption(values.workers, "workers", "experiment run");
   if (workers !== undefined && (!Number.isInteger(workers) || workers < 1))
     throw new UsageError(`--workers must be a whole number ≥ 1, got ${values.workers}`, "experiment run");
@@ -53,10 +56,27 @@ export async function experimentRunCommand(
   const interrupt = interruptSignal();
   let progress: ProgressDisplay | undefined;
   let run: ExperimentRun;
+  let queue: OpenQueue | undefined;
   try {
+    if (queued) {
+      try {
+        queue = await openQueue(queued, runNamespace("experiment", dir), out, io.tty);
+      } catch (e) {
+        err(`acilab experiment run: ${(e as Error).message}`);
+        return 1;
+      }
+    }
     run = await runExperiment(loaded, {
       dir,
-      ...(workers !== undefined ? { workers } : {}),
+      // On a queue every pending attempt is submitted at once; the workers' slots are the limit.
+      ...(queue
+        ? {
+            workers: Number.MAX_SAFE_INTEGER,
+            execute: remoteAttempts({ coordinator: queue.coordinator, bundles: queue.bundles }),
+          }
+        : workers !== undefined
+          ? { workers }
+          : {}),
       newArmVersion: values["new-arm-version"] === true,
       signal: interrupt.signal,
       onStart: (start) => {
@@ -66,7 +86,14 @@ export async function experimentRunCommand(
         out(
           `experiment ${loaded.experiment.name}: ${start.total} attempts, ${start.toRun} to run · policy ${policyLine(loaded, start.autoPolicy)} · ${join(dir, DB_FILE)}`,
         );
-        progress = createProgress({ verb: "running", total: start.total, dollars: true, line: out, ...io });
+        progress = createProgress({
+          verb: "running",
+          total: start.total,
+          dollars: true,
+          line: out,
+          ...io,
+          ...(queue ? { status: queue.status } : {}),
+        });
       },
       onAttempt: (e) => progress?.tick(attemptTick(e)),
     });
@@ -77,6 +104,7 @@ export async function experimentRunCommand(
   } finally {
     progress?.close();
     interrupt.dispose();
+    await queue?.close();
   }
   out("");
   out(armTable(run, loaded.experiment.baseline));

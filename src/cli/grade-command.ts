@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { gradeInstance } from "../eval/index.js";
+import { remoteGrader, runNamespace } from "../scale/index.js";
 import {
   type GradeFn,
   type GradeRunResult,
@@ -14,7 +15,8 @@ import { table } from "./format.js";
 import { interruptSignal } from "./interrupt.js";
 import { optionLines, parseOptions } from "./options.js";
 import { createProgress, gradeTick } from "./progress.js";
-import { RULES, SANDBOX, workersOption } from "./shared-options.js";
+import { type OpenQueue, openQueue, queueOptions } from "./queue-run.js";
+import { QUEUE_OPTIONS, RULES, SANDBOX, workersOption } from "./shared-options.js";
 
 type Out = (text: string) => void;
 
@@ -48,12 +50,14 @@ export const GRADE_OPTIONS = {
     defaultHelp: "the grader's own limit",
   },
   rules: RULES,
+  ...QUEUE_OPTIONS,
 } as const;
 
 export const GRADE_HELP = `acilab grade — grade predictions the way SWE-bench's harness does
 
 Usage: acilab grade --instances FILE --predictions FILE|gold|empty --run-id ID [--workers N]
                     [--out DIR] [--rerun] [--sandbox BACKEND] [--timeout SECONDS] [--rules R]
+                    [--redis URL [--queue NAME] [--bundles DIR] [--bundle-cap-mb MB]]
 
 Options:
 ${optionLines(GRADE_OPTIONS)}
@@ -63,6 +67,10 @@ a test runner the repository cannot stand in for, and a recorded exit code that 
 log — a tampered run is rejected. swebench gives SWE-bench v5's verdicts exactly (its loopholes too),
 to compare with its leaderboard. report.json says which rules graded it and why a log was rejected
 (docs/grading.md).
+
+With --redis, each instance is a job that "acilab worker"s grade in their own sandboxes (each
+repository travels once, as a content-addressed git bundle); the run folder and summary are the same
+(docs/scale.md). --workers does not apply then; the workers' --concurrency does.
 
 A rerun of the same command skips finished instances and grades the rest; Ctrl-C stops it cleanly.
 Exit code: 0 when grading finished (whatever the resolve rate), 1 on bad input files, 2 on a bad
@@ -139,6 +147,7 @@ export async function gradeCommand(
   const timeout = numberOption(values.timeout, "timeout", "grade");
   if (timeout === 0) throw new UsageError("--timeout must be more than 0 seconds", "grade");
   const rules = rulesOption(values.rules, "grade");
+  const queued = queueOptions(values, "grade");
   const backend = values.sandbox;
   if (backend !== undefined && !(GRADE_BACKENDS as readonly string[]).includes(backend))
     throw new UsageError(
@@ -163,7 +172,19 @@ export async function gradeCommand(
     return 1;
   }
   for (const w of loaded.predictions.warnings) err(`warning: ${w}`);
-  const grade = deps.grade ?? gradeInstance;
+  let queue: OpenQueue | undefined;
+  const tty = deps.tty ?? process.stdout.isTTY === true;
+  if (queued) {
+    try {
+      queue = await openQueue(queued, runNamespace("grade", values.out, runId), out, tty);
+    } catch (e) {
+      err(`acilab grade: ${(e as Error).message}`);
+      return 1;
+    }
+  }
+  const grade =
+    deps.grade ??
+    (queue ? remoteGrader({ coordinator: queue.coordinator, bundles: queue.bundles }) : gradeInstance);
 
   const interrupt = deps.signal
     ? { signal: deps.signal, dispose: () => {} }
@@ -174,9 +195,10 @@ export async function gradeCommand(
   const progress = createProgress({
     verb: "grading",
     total: loaded.predictions.predictions.length,
-    tty: deps.tty ?? process.stdout.isTTY === true,
+    tty,
     write: deps.write ?? ((t) => process.stdout.write(t)),
     line: out,
+    ...(queue ? { status: queue.status } : {}),
   });
   let result: GradeRunResult;
   try {
@@ -186,7 +208,8 @@ export async function gradeCommand(
       warnings: loaded.predictions.warnings,
       runId,
       outDir: resolve(values.out),
-      workers,
+      // On a queue every instance is submitted at once; the workers' slots are the limit.
+      workers: queue ? Number.MAX_SAFE_INTEGER : workers,
       grade,
       rerun: values.rerun === true,
       gradeOptions: {
@@ -200,6 +223,7 @@ export async function gradeCommand(
   } finally {
     progress.close();
     interrupt.dispose();
+    await queue?.close();
   }
   out("");
   out(formatGradeSummary(result));

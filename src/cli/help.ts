@@ -6,6 +6,7 @@ import { RUN_HELP } from "./run-command.js";
 import { DOCTOR_HELP, SANDBOX_HELP } from "./sandbox-commands.js";
 import { SUITE_HELP } from "./suite-command.js";
 import { TASKS_HELP } from "./tasks-options.js";
+import { WORKER_HELP } from "./worker-command.js";
 
 export const MAIN_HELP = `acilab — run, grade and compare agents that act on computers
 
@@ -20,6 +21,7 @@ Commands:
   experiment  write, check and run experiment files: arms × tasks × repeats (init, validate, run, report)
   inspect     one run's trajectory, patch and grading as an offline HTML page
   env         environments built once per repository commit: build, list, prune
+  worker      run queued attempts and grading jobs from a Redis (experiment run / grade --redis)
   doctor      which sandbox backends work on this machine, and why not
   sandbox     run one command in a sandbox (acilab sandbox exec -- CMD)
   help        show help for a command
@@ -38,6 +40,7 @@ const COMMAND_HELP: Record<string, string> = {
   experiment: EXPERIMENT_HELP,
   inspect: INSPECT_HELP,
   env: ENV_HELP,
+  worker: WORKER_HELP,
 };
 
 export function helpFor(command: string | undefined): string {

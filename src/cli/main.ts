@@ -11,6 +11,7 @@ import { doctorCommand, sandboxCommand } from "./sandbox-commands.js";
 import { suiteCommand } from "./suite-command.js";
 import { tasksBuildCommand } from "./tasks-build.js";
 import { tasksCommand } from "./tasks-commands.js";
+import { workerCommand } from "./worker-command.js";
 
 type Out = (text: string) => void;
 
@@ -52,6 +53,8 @@ export async function main(
         return await envCommand(rest, out, err);
       case "inspect": // one run folder as an HTML page (src/cli/inspect-command.ts)
         return await inspectCommand(rest, out, err);
+      case "worker": // queued work on BullMQ/Redis (src/cli/worker-command.ts, src/scale)
+        return await workerCommand(rest, out);
       case "cua": // computer-use tasks (src/cli/cua-command.ts)
         return await cuaCommand(rest, out, { interruptSignal });
       default:

@@ -130,6 +130,8 @@ export function createProgress(options: {
   /** Whole lines for the non-TTY form. */
   line: (text: string) => void;
   now?: () => number;
+  /** More to say at the end of the redrawn line (the workers alive on a queue). */
+  status?: () => string;
 }): ProgressDisplay {
   const now = options.now ?? Date.now;
   const started = now();
@@ -146,7 +148,8 @@ export function createProgress(options: {
   };
   const draw = () => {
     state.elapsedMs = now() - started;
-    options.write(`\r\x1b[2K${progressLine(state)}`);
+    const more = options.status?.();
+    options.write(`\r\x1b[2K${progressLine(state)}${more ? ` · ${more}` : ""}`);
   };
   let timer: NodeJS.Timeout | undefined;
   if (options.tty && options.total > 0) {

@@ -79,3 +79,31 @@ export function workersOption(what: string, defaultWorkers: number) {
     default: String(defaultWorkers),
   } as const satisfies OptionSpec;
 }
+
+/** The coordinator's options for running on a queue (`experiment run`, `grade`). */
+export const QUEUE_OPTIONS = {
+  redis: {
+    type: "string",
+    value: "<url>",
+    help: "run the work on `acilab worker`s through this Redis (redis://[user:password@]host:port, rediss:// for TLS) instead of here",
+    defaultHelp: "here, in this process",
+  },
+  queue: {
+    type: "string",
+    value: "<name>",
+    help: "the queue's name in that Redis (workers must name the same)",
+    default: "acilab",
+  },
+  bundles: {
+    type: "string",
+    value: "<dir>",
+    help: "a folder every worker mounts at the same path, for repositories bundled larger than --bundle-cap-mb",
+    defaultHelp: "bundles travel in Redis",
+  },
+  "bundle-cap-mb": {
+    type: "string",
+    value: "<mb>",
+    help: "the largest repository bundle kept in Redis",
+    default: "64",
+  },
+} as const satisfies Record<string, OptionSpec>;

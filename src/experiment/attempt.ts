@@ -14,15 +14,23 @@ import {
   cuaRun,
   type RunnableTask,
   type RunResult,
+  runAnyTask,
   toolsRun,
 } from "../run/index.js";
 import type { BackendChoice } from "../sandbox/index.js";
-import { isTestPath } from "../swebench/index.js";
-import { instanceTask, loadTask, referenceScript, type Task, TOOLS_TASKS } from "../tasks/index.js";
+import { type Instance, isTestPath } from "../swebench/index.js";
+import {
+  instanceTask,
+  loadTask,
+  referenceScript,
+  type Task,
+  TOOLS_TASKS,
+  taskFromInstance,
+} from "../tasks/index.js";
 import { type ActionFormat, toolset } from "../tools/index.js";
 import { readTrajectory } from "../trajectory/index.js";
 import type { RunFields } from "./fields.js";
-import type { AttemptOutcome } from "./store.js";
+import type { AttemptKey, AttemptOutcome } from "./store.js";
 import type { TaskRef } from "./tasks.js";
 
 /** An arm's coding tool set when it names none: what `acilab run` uses. */
@@ -37,14 +45,57 @@ function limitsOf(fields: RunFields): Partial<Limits> {
   return limitsFrom({ maxSteps: fields.max_steps, budgetUsd: fields.budget_usd, timeoutS: fields.timeout_s });
 }
 
+/**
+ * One attempt as an executor gets it: which attempt (its key, the arm's hash and the store's own id,
+ * so a queue can name its job and check a result is this attempt's), what to run, and where its
+ * files go. `instance` is the task's instance when it was read elsewhere (a worker gets it in the job
+ * rather than from the coordinator's instances file).
+ */
+export interface PlannedAttempt {
+  key: AttemptKey;
+  armHash: string;
+  runUid: string;
+  ref: TaskRef;
+  fields: RunFields;
+  /** The resolved policy (never `auto`). */
+  policySpec: string;
+  /** The attempt's folder: result.json, trajectory.jsonl, patch.diff, report.json land here. */
+  out: string;
+  instance?: Instance;
+}
+
+/**
+ * Runs one attempt and returns its result.json, its files left in `attempt.out`; throws NoScript when
+ * the arm cannot be played as planned. An experiment runs them here (`runAttemptHere`) or on a queue.
+ */
+export type AttemptExecutor = (attempt: PlannedAttempt, signal?: AbortSignal) => Promise<RunResult>;
+
+/** The attempt in this process, through the one run contract. */
+export const runAttemptHere: AttemptExecutor = (attempt, signal) =>
+  runAnyTask(attemptTask(attempt.ref, attempt.fields, attempt.policySpec, attempt.instance), {
+    policySpec: attempt.policySpec,
+    out: attempt.out,
+    ...(signal ? { signal } : {}),
+  });
+
 /** The kind's runnable task for this arm; `policySpec` is the resolved one (never `auto`). */
-export function attemptTask(ref: TaskRef, fields: RunFields, policySpec: string): RunnableTask<RunResult> {
+export function attemptTask(
+  ref: TaskRef,
+  fields: RunFields,
+  policySpec: string,
+  instance?: Instance,
+): RunnableTask<RunResult> {
   const limits = limitsOf(fields);
   const sandbox = fields.sandbox as BackendChoice | undefined;
   const actionFormat = fields.action_format as ActionFormat | undefined;
   switch (ref.kind) {
     case "coding": {
-      const task = ref.source === "builtin" ? loadTask(ref.id) : instanceTask(ref.source, ref.id);
+      const task =
+        ref.source === "builtin"
+          ? loadTask(ref.id)
+          : instance
+            ? taskFromInstance(instance, ref.source)
+            : instanceTask(ref.source, ref.id);
       const options: CodingOptions = {
         tools: fields.tools ?? DEFAULT_TOOLS,
         history: fields.history ?? "all",

@@ -99,3 +99,6 @@ export const KIND_NAMES: Readonly<Record<TaskKind, string>> = {
   tools: "tool-use",
   cua: "computer-use",
 };
+
+/** An arm's fields as one object, every field optional, nothing else allowed: what a worker checks. */
+export const RUN_FIELDS_SCHEMA = z.object(RUN_FIELDS).partial().strict();

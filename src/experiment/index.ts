@@ -15,8 +15,16 @@ export {
   type ReadTrajectory,
 } from "./analyze.js";
 export { canonicalJson, type ResolvedArm } from "./arms.js";
+export { type AttemptExecutor, NoScript, type PlannedAttempt, runAttemptHere } from "./attempt.js";
 export { EXAMPLE_EXPERIMENT } from "./example.js";
-export { KIND_NAMES, RUN_FIELD_NAMES, type RunFieldName, type RunFields, type TaskKind } from "./fields.js";
+export {
+  KIND_NAMES,
+  RUN_FIELD_NAMES,
+  RUN_FIELDS_SCHEMA,
+  type RunFieldName,
+  type RunFields,
+  type TaskKind,
+} from "./fields.js";
 export {
   attemptCount,
   checkExperiment,

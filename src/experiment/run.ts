@@ -8,8 +8,8 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { resolveAutoPolicy } from "../policies/index.js";
 import { forEachLimited } from "../pool/index.js";
-import { type RunResult, runAnyTask } from "../run/index.js";
-import { attemptOutcome, attemptTask, NoScript } from "./attempt.js";
+import type { RunResult } from "../run/index.js";
+import { type AttemptExecutor, attemptOutcome, NoScript, runAttemptHere } from "./attempt.js";
 import type { LoadedExperiment } from "./load.js";
 import { type ArmVersion, type AttemptKey, type AttemptRow, AttemptStore } from "./store.js";
 import { HEARTBEAT_MS } from "./store-holder.js";
@@ -19,6 +19,11 @@ export interface RunExperimentOptions {
   dir: string;
   /** Attempts at once (default: the file's `workers`). */
   workers?: number;
+  /**
+   * Where each attempt runs: here (the default, `runAttemptHere`) or on a queue's workers
+   * (src/scale). Either way it leaves the attempt's files in its folder and returns its result.json.
+   */
+  execute?: AttemptExecutor;
   /** Arms whose definition changed get a new version instead of a refusal. */
   newArmVersion?: boolean;
   /** Stops starting attempts; the running ones are aborted and go back to pending. */
@@ -114,6 +119,8 @@ export async function runExperiment(
       autoPolicy,
     });
     const fieldsOf = new Map(loaded.arms.map((a) => [a.name, a.fields]));
+    const hashOf = new Map(arms.map((a) => [`${a.name}@${a.version}`, a.hash]));
+    const execute = options.execute ?? runAttemptHere;
     const taskOf = new Map(loaded.tasks.map((t) => [`${t.kind}:${t.id}`, t]));
 
     const runOne = async (row: AttemptRow) => {
@@ -128,11 +135,18 @@ export async function runExperiment(
       try {
         const ref = taskOf.get(`${row.task_kind}:${row.task}`);
         if (!ref) throw new Error(`task "${row.task}" is not in the experiment file any more`);
-        result = await runAnyTask(attemptTask(ref, fields, spec), {
-          policySpec: spec,
-          out: abs,
-          ...(options.signal ? { signal: options.signal } : {}),
-        });
+        result = await execute(
+          {
+            key: row,
+            armHash: hashOf.get(`${row.arm}@${row.arm_version}`) ?? "",
+            runUid: store.uid,
+            ref,
+            fields,
+            policySpec: spec,
+            out: abs,
+          },
+          options.signal,
+        );
       } catch (err) {
         if (options.signal?.aborted) return store.markPending(row.id);
         const why = err instanceof Error ? err.message : String(err);

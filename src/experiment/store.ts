@@ -3,6 +3,7 @@
  * moment. Every change of state is one transaction, so a killed run leaves each attempt either as it
  * was or as it became, never half of each; the UNIQUE key makes a duplicate row impossible.
  */
+import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -72,6 +73,8 @@ export class AttemptStore {
     readonly token: string,
     /** Set when this run took the database over from a dead or stale holder: says which. */
     readonly tookOver: string | undefined,
+    /** The database's own id (meta `uid`), made once when it was created. */
+    readonly uid: string,
   ) {}
 
   /**
@@ -104,10 +107,14 @@ export class AttemptStore {
         put.run("schema_version", String(SCHEMA_VERSION));
         put.run("experiment", experiment);
         put.run("created_at", new Date().toISOString());
+        // This database's own name, never reused: a queue's jobs are named after it (src/scale), so a
+        // folder deleted and planned again cannot collect an earlier incarnation's results.
+        put.run("uid", randomUUID());
       })();
+      const uid = d.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'uid'").get()?.value;
       const token = ownerToken();
       const tookOver = await claimDatabase(d, file, token, ownerState);
-      return new AttemptStore(d, file, token, tookOver);
+      return new AttemptStore(d, file, token, tookOver, uid ?? "");
     } catch (err) {
       db?.close();
       OPEN_HERE.delete(file);

@@ -1,0 +1,249 @@
+/**
+ * The coordinator's side of the queue: submit a job under a name made from what it is (so submitting
+ * again — after a restart, say — finds the same job instead of adding a second), and get its result
+ * once, however it got there: an event, or the sweep that asks Redis about every job still awaited
+ * (events are lost while Redis restarts; the sweep is what makes a result impossible to miss).
+ */
+import { type Job, Queue, QueueEvents } from "bullmq";
+import type { Redis } from "ioredis";
+import { connect, keys, PREFIX, reachable } from "./connection.js";
+import { acilabVersion, JOB_PROTOCOL, type JobResult, type JobSpec } from "./protocol.js";
+
+export interface WorkerInfo {
+  id: string;
+  acilab: string;
+  protocol: number;
+  concurrency: number;
+  active: number;
+  sandboxes: string[];
+}
+
+export interface CoordinatorOptions {
+  url: string;
+  queue: string;
+  /** The run's namespace: every job id starts with it. */
+  run: string;
+  /** Lines for the user: workers that refuse, jobs that were lost and added again. */
+  log?: (line: string) => void;
+  /** How often every awaited job is looked up (default 2 s). */
+  sweepMs?: number;
+}
+
+interface Waiter {
+  spec: JobSpec;
+  resolve: (r: JobResult) => void;
+  reject: (e: Error) => void;
+}
+
+/** A job that failed for good, as the result the run records (an attempt's or instance's error). */
+function failedResult(spec: JobSpec, job: Job): JobResult {
+  const reason = job.failedReason ?? "no reason given";
+  const why = /stalled more than allowable limit/.test(reason)
+    ? `its worker died ${job.stalledCounter} time(s) while running it (BullMQ: ${reason}) — the job crashes the worker that runs it; the workers' logs say more`
+    : `the job failed on the worker after ${job.attemptsMade} try(s): ${reason}`;
+  return spec.kind === "attempt"
+    ? { kind: "attempt", status: "error", why, worker: "-" }
+    : { kind: "grade", status: "error", why, worker: "-" };
+}
+
+function isResult(value: unknown, kind: JobSpec["kind"]): value is JobResult {
+  const v = value as { kind?: unknown; status?: unknown } | null;
+  return typeof v === "object" && v !== null && v.kind === kind && typeof v.status === "string";
+}
+
+export class Coordinator {
+  private readonly waiters = new Map<string, Waiter>();
+  private readonly seenRefusals = new Set<string>();
+  private readonly warnedWorkers = new Set<string>();
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> | undefined;
+  private workersNow: WorkerInfo[] = [];
+  /** Jobs found missing from Redis and added again (lost to a Redis without persistence, say). */
+  readonly readded: string[] = [];
+
+  private constructor(
+    readonly options: CoordinatorOptions,
+    readonly redis: Redis,
+    private readonly queue: Queue,
+    private readonly events: QueueEvents,
+    private readonly listener: Redis,
+  ) {}
+
+  static async open(options: CoordinatorOptions): Promise<Coordinator> {
+    const redis = connect(options.url);
+    try {
+      await reachable(redis, options.url);
+    } catch (err) {
+      redis.disconnect();
+      throw err;
+    }
+    const queue = new Queue(options.queue, { connection: redis, prefix: PREFIX });
+    const listener = redis.duplicate();
+    listener.on("error", () => {});
+    const events = new QueueEvents(options.queue, { connection: listener, prefix: PREFIX });
+    queue.on("error", () => {});
+    events.on("error", () => {});
+    await events.waitUntilReady();
+    const c = new Coordinator(options, redis, queue, events, listener);
+    const poke = ({ jobId }: { jobId: string }) => {
+      if (c.waiters.has(jobId)) void c.collect(jobId);
+    };
+    events.on("completed", poke);
+    events.on("failed", poke);
+    c.sweepTimer = setInterval(() => void c.sweep(), options.sweepMs ?? 2000);
+    await c.refreshWorkers();
+    return c;
+  }
+
+  /** The job id for `suffix` in this run. */
+  jobId(suffix: string): string {
+    return `${this.options.run}-${suffix}`;
+  }
+
+  /**
+   * The job's result, once. A job already there under this id is the same work when its data is the
+   * same (it is awaited, or its result taken); a different one left by an older coordinator is replaced.
+   */
+  async submit(id: string, spec: JobSpec): Promise<JobResult> {
+    const result = new Promise<JobResult>((resolve, reject) =>
+      this.waiters.set(id, { spec, resolve, reject }),
+    );
+    const existing = await this.queue.getJob(id);
+    if (existing && JSON.stringify(existing.data) !== JSON.stringify(spec)) {
+      const state = await existing.getState();
+      if (state !== "active") await existing.remove().catch(() => {});
+    }
+    await this.add(id, spec);
+    await this.collect(id);
+    return result;
+  }
+
+  private async add(id: string, spec: JobSpec): Promise<void> {
+    await this.queue.add(spec.kind, spec, {
+      jobId: id,
+      attempts: 2,
+      backoff: { type: "fixed", delay: 1000 },
+      removeOnComplete: false,
+      removeOnFail: false,
+    });
+  }
+
+  /** Looks the job up; a finished one resolves its waiter, and its job is removed a moment later. */
+  private async collect(id: string): Promise<void> {
+    const waiter = this.waiters.get(id);
+    if (!waiter) return;
+    const job = await this.queue.getJob(id);
+    if (!job) {
+      // Gone without a result (a Redis restarted without its data, someone's cleanup): add it again.
+      this.readded.push(id);
+      this.options.log?.(`job ${id} was not in Redis any more — queued again`);
+      await this.add(id, waiter.spec);
+      return;
+    }
+    const state = await job.getState();
+    let result: JobResult | undefined;
+    if (state === "completed") {
+      result = isResult(job.returnvalue, waiter.spec.kind)
+        ? job.returnvalue
+        : failedResult(
+            waiter.spec,
+            Object.assign(job, { failedReason: "the worker returned no result acilab can read" }),
+          );
+    } else if (state === "failed") result = failedResult(waiter.spec, job);
+    if (!result || !this.waiters.has(id)) return;
+    this.waiters.delete(id);
+    waiter.resolve(result);
+    // After the run has written the result (synchronously, right after this resolves): a coordinator
+    // killed in between finds the job again and takes the same result.
+    setTimeout(() => void job.remove().catch(() => {}), 1000).unref();
+  }
+
+  private async sweep(): Promise<void> {
+    if (this.sweeping) return;
+    this.sweeping = (async () => {
+      try {
+        for (const id of [...this.waiters.keys()]) await this.collect(id);
+        await this.refreshWorkers();
+        await this.refreshRefusals();
+      } catch {
+        // Redis away: the next sweep tries again.
+      }
+    })().finally(() => {
+      this.sweeping = undefined;
+    });
+    await this.sweeping;
+  }
+
+  private async scan(pattern: string): Promise<string[]> {
+    const found: string[] = [];
+    let cursor = "0";
+    do {
+      const [next, batch] = await this.redis.scan(cursor, "MATCH", pattern, "COUNT", 200);
+      cursor = next;
+      found.push(...batch);
+    } while (cursor !== "0");
+    return found;
+  }
+
+  private async refreshWorkers(): Promise<void> {
+    const ids = await this.scan(keys.workers(this.options.queue));
+    const values = ids.length > 0 ? await this.redis.mget(...ids) : [];
+    this.workersNow = values.flatMap((v) => {
+      try {
+        return v ? [JSON.parse(v) as WorkerInfo] : [];
+      } catch {
+        return [];
+      }
+    });
+    for (const w of this.workersNow)
+      if ((w.acilab !== acilabVersion() || w.protocol !== JOB_PROTOCOL) && !this.warnedWorkers.has(w.id)) {
+        this.warnedWorkers.add(w.id);
+        this.options.log?.(
+          `worker ${w.id} is acilab ${w.acilab} (protocol ${w.protocol}); this coordinator is ${acilabVersion()} (protocol ${JOB_PROTOCOL}) — it will refuse this run's jobs`,
+        );
+      }
+  }
+
+  private async refreshRefusals(): Promise<void> {
+    const found = [
+      ...(await this.scan(keys.refusals(this.options.queue, this.options.run))),
+      ...(await this.scan(keys.refusals(this.options.queue, "any"))),
+    ].filter((k) => !this.seenRefusals.has(k));
+    for (const key of found) {
+      this.seenRefusals.add(key);
+      const v = await this.redis.get(key);
+      if (!v) continue;
+      try {
+        const { worker, why } = JSON.parse(v) as { worker: string; why: string };
+        this.options.log?.(`worker ${worker} refused: ${why}`);
+      } catch {
+        // not ours to read
+      }
+    }
+  }
+
+  /** Workers whose heartbeat is fresh, as of the last sweep. */
+  workers(): readonly WorkerInfo[] {
+    return this.workersNow;
+  }
+
+  /** Jobs submitted and not yet finished. */
+  outstanding(): number {
+    return this.waiters.size;
+  }
+
+  /**
+   * Stops waiting (jobs stay queued: a coordinator started again collects them). Removes `finished`
+   * job ids' leftovers, if given.
+   */
+  async close(): Promise<void> {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    await this.sweeping?.catch(() => {});
+    for (const w of this.waiters.values()) w.reject(new Error("the coordinator stopped waiting"));
+    this.waiters.clear();
+    await this.events.close().catch(() => {});
+    this.listener.disconnect();
+    await this.queue.close().catch(() => {});
+    this.redis.disconnect();
+  }
+}
