@@ -26,10 +26,15 @@ export async function runCli(
  * `acilab ARGV` from source (through tsx) as a child process, for tests that signal or kill it. The
  * caller owns the child: kill it in the test's cleanup.
  */
-export function spawnCliFromSource(argv: readonly string[], stdio: StdioOptions): ChildProcess {
+export function spawnCliFromSource(
+  argv: readonly string[],
+  stdio: StdioOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): ChildProcess {
   const main = fileURLToPath(new URL("./main.ts", import.meta.url));
   const code = `const m = await import(${JSON.stringify(main)}); process.exitCode = await m.main(process.argv.slice(1));`;
   return spawn(process.execPath, ["--import", tsxLoaderPath(), "--input-type=module", "-e", code, ...argv], {
     stdio,
+    env,
   });
 }

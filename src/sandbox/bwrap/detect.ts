@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { bwrapBinary } from "./binary.js";
 import { BwrapSandbox } from "./sandbox.js";
 
 const run = promisify(execFile);
@@ -26,7 +27,7 @@ export function probeBwrap(): Promise<Probe & { warnings: string[] }> {
   bwrapProbe ??= (async () => {
     let version: string;
     try {
-      version = (await run("bwrap", ["--version"], { timeout: PROBE_TIMEOUT_MS })).stdout.trim();
+      version = (await run(bwrapBinary(), ["--version"], { timeout: PROBE_TIMEOUT_MS })).stdout.trim();
     } catch (err) {
       const missing = (err as NodeJS.ErrnoException).code === "ENOENT";
       return {

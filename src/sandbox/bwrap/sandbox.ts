@@ -7,6 +7,7 @@ import { type NetDecision, type NetworkPolicy, SandboxNetwork } from "../net/ind
 import { DEFAULT_LIMITS, DEFAULT_OUTPUT_LIMIT, sandboxEnvironment } from "../process.js";
 import type { ExecRequest, ExecResult, ResourceLimits, Sandbox } from "../types.js";
 import { buildBwrapArgs, detectRootLayout, INSIDE_HOME, type RootLayout, WORKSPACE_MOUNT } from "./argv.js";
+import { bwrapBinary } from "./binary.js";
 import { type CpuStat, SandboxCgroup } from "./cgroup.js";
 import type { CgroupPlan } from "./cgroup-plan.js";
 import { prepareEtc } from "./etc.js";
@@ -195,7 +196,7 @@ export class BwrapSandbox implements Sandbox {
       ...(proxyDir !== undefined ? { proxyDir } : {}),
     });
     const run = await launch({
-      command: ["bwrap", ...args],
+      command: [bwrapBinary(), ...args],
       limits: this.limits,
       channel: request.channel !== undefined,
       identity: this.identity,

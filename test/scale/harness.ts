@@ -1,0 +1,118 @@
+/**
+ * Real processes for the scale-out tests: `acilab worker`s and coordinators from source, their output
+ * read line by line, and the experiment store read from outside (as an operator would).
+ */
+import type { ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { spawnCliFromSource } from "../../src/cli/testing.js";
+import type { AttemptRow } from "../../src/experiment/index.js";
+
+export interface Proc {
+  child: ChildProcess;
+  lines: string[];
+  /** Resolves with the first line matching `re` (already printed or to come). */
+  line(re: RegExp): Promise<string>;
+  exited: Promise<number | null>;
+  kill9(): Promise<void>;
+}
+
+const live = new Set<ChildProcess>();
+
+export function spawnAcilab(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Proc {
+  const child = spawnCliFromSource(argv, ["ignore", "pipe", "pipe"], env);
+  live.add(child);
+  const lines: string[] = [];
+  const waiting: Array<{ re: RegExp; resolve: (l: string) => void }> = [];
+  let partial = "";
+  const take = (chunk: Buffer) => {
+    partial += chunk.toString();
+    const parts = partial.split("\n");
+    partial = parts.pop() ?? "";
+    for (const l of parts) {
+      lines.push(l);
+      for (const w of [...waiting])
+        if (w.re.test(l)) {
+          waiting.splice(waiting.indexOf(w), 1);
+          w.resolve(l);
+        }
+    }
+  };
+  child.stdout?.on("data", take);
+  child.stderr?.on("data", take);
+  const exited = new Promise<number | null>((r) =>
+    child.once("exit", (code) => {
+      live.delete(child);
+      r(code);
+    }),
+  );
+  return {
+    child,
+    lines,
+    exited,
+    line: (re) => {
+      const found = lines.find((l) => re.test(l));
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        waiting.push({ re, resolve });
+        void exited.then((code) =>
+          setTimeout(
+            () => reject(new Error(`exited (${code}) before a line matching ${re}:\n${lines.join("\n")}`)),
+            200,
+          ),
+        );
+      });
+    },
+    kill9: async () => {
+      child.kill("SIGKILL");
+      await exited;
+    },
+  };
+}
+
+/** Short locks so a dead worker's job moves on in seconds, not the default 15. */
+export const FAST = ["--lock-seconds", "2", "--stalled-seconds", "1"];
+
+export function worker(url: string, extra: readonly string[] = [], env?: NodeJS.ProcessEnv): Proc {
+  return spawnAcilab(["worker", "--redis", url, "--concurrency", "1", ...FAST, ...extra], env);
+}
+
+export async function killAll(): Promise<void> {
+  await Promise.all(
+    [...live].map(
+      (c) =>
+        new Promise<void>((r) => {
+          if (c.exitCode !== null || c.signalCode !== null) return r();
+          c.once("exit", () => r());
+          c.kill("SIGKILL");
+        }),
+    ),
+  );
+}
+
+export function rows(dir: string): AttemptRow[] {
+  let db: Database.Database;
+  try {
+    db = new Database(join(dir, "experiment.db"), { readonly: true, fileMustExist: true });
+  } catch {
+    return []; // not made yet
+  }
+  try {
+    return db.prepare<[], AttemptRow>("SELECT * FROM attempts ORDER BY id").all();
+  } catch {
+    return [];
+  } finally {
+    db.close();
+  }
+}
+
+/** Each job id a worker log says it took, with how many times. */
+export function taken(procs: readonly Proc[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const p of procs)
+    for (const l of p.lines) {
+      const m = / taking (\S+):/.exec(l);
+      if (m?.[1]) counts.set(m[1], (counts.get(m[1]) ?? 0) + 1);
+    }
+  return counts;
+}
