@@ -12,4 +12,5 @@ export const BENCHMARKS: readonly string[] = [
   "builders",
   "experiment",
   "report",
+  "scale",
 ];

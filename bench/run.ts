@@ -15,6 +15,7 @@ import { benchOverhead } from "./overhead.js";
 import { benchReport } from "./report.js";
 import { benchRunsc } from "./runsc.js";
 import { benchSandbox } from "./sandbox.js";
+import { benchScale } from "./scale.js";
 import { benchSearch } from "./search.js";
 import type { BenchRow } from "./stats.js";
 import { benchWorkspaces } from "./workspace.js";
@@ -82,6 +83,11 @@ async function main(): Promise<void> {
   if (!only || only === "cua") {
     rows.push(...(await benchCuaOverhead()), ...(await benchPerceptualDelta()), ...(await benchCapture()));
     extra.push(...cuaCostLines());
+  }
+  if (!only || only === "scale") {
+    const scale = await benchScale();
+    rows.push(...scale.rows);
+    extra.push(...scale.extra);
   }
   if (!only || only === "builders") {
     for (const r of await benchBuilders()) extra.push(`${r.name}: ${r.value} ${r.unit}`);

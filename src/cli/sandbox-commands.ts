@@ -3,26 +3,34 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import {
   BwrapSandbox,
+  type DoctorCheck,
   detectBackends,
   formatDecisions,
   formatDoctor,
   type NetworkPolicy,
   openSandbox,
 } from "../sandbox/index.js";
+import { checkRedisUrl, queueChecks } from "../scale/index.js";
 import { probeWorkspaceCap } from "../workspace/index.js";
 import { allowNetOption, numberOption, sandboxOption, UsageError } from "./args.js";
 import { optionLines, parseOptions } from "./options.js";
-import { ALLOW_NET, SANDBOX } from "./shared-options.js";
+import { ALLOW_NET, QUEUE_OPTIONS, SANDBOX } from "./shared-options.js";
 
 type Out = (text: string) => void;
 
 export const DOCTOR_OPTIONS = {
   json: { type: "boolean", help: "print the checks as JSON instead of the table" },
+  redis: {
+    type: "string",
+    value: "<url>",
+    help: "also check a queue: Redis reachable, its version and settings, the workers on it and their versions",
+  },
+  queue: QUEUE_OPTIONS.queue,
 } as const;
 
 export const DOCTOR_HELP = `acilab doctor — which sandbox backends, kernel features and limits work here
 
-Usage: acilab doctor [--json]
+Usage: acilab doctor [--json] [--redis URL [--queue NAME]]
 
 Options:
 ${optionLines(DOCTOR_OPTIONS)}
@@ -30,7 +38,10 @@ ${optionLines(DOCTOR_OPTIONS)}
 Checks bwrap (the default backend), runsc (gVisor), the process backend, cgroup v1/v2, seccomp and
 overlayfs, then every limit a sandboxed command gets as acilab run would get it here — memory,
 processes, CPU, CPU time, file size, open files, address space and the workspace's size cap
-(ACILAB_WORKSPACE_BYTES, default 4G) — each enforced or not, with a one-line reason.`;
+(ACILAB_WORKSPACE_BYTES, default 4G) — each enforced or not, with a one-line reason. With --redis,
+what a worker machine needs too: Redis reachable (version ≥ 6.2, maxmemory-policy noeviction,
+persistence), and the workers alive on the queue with their acilab versions. Exit code 1 when the
+default sandbox (bwrap) or the queue check fails.`;
 
 /** A command with no deadline of its own still ends: long enough for a build, short enough to notice. */
 const EXEC_TIMEOUT_S = 60;
@@ -77,9 +88,21 @@ export async function doctorCommand(argv: string[], out: Out): Promise<number> {
     name: "workspace size",
     ...(await probeWorkspaceCap()),
   });
-  const checks = await detectBackends({ limits: [workspace] });
+  const checks: DoctorCheck[] = await detectBackends({ limits: [workspace] });
+  if (values.redis !== undefined) {
+    try {
+      checkRedisUrl(values.redis);
+    } catch (e) {
+      throw new UsageError((e as Error).message, "doctor");
+    }
+    checks.push(...(await queueChecks(values.redis, values.queue)));
+  }
   out(values.json ? JSON.stringify(checks, null, 2) : formatDoctor(checks));
-  return 0;
+  if (values.redis === undefined) return 0;
+  const failed = checks.filter(
+    (c) => !c.ok && ((c.kind === "backend" && c.name === "bwrap") || c.kind === "queue"),
+  );
+  return failed.length > 0 ? 1 : 0;
 }
 
 /**

@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRedis, type TestRedis } from "../testing/redis.js";
 import { BundlePublisher, fetchBundle, sha256 } from "./bundles.js";
 import { connect, keys, reachable, redactUrl } from "./connection.js";
+import { queueChecks } from "./doctor.js";
 import { packDir, unpackDir } from "./files.js";
 import { acilabVersion, JOB_PROTOCOL, parseJob, skew } from "./protocol.js";
 
@@ -170,5 +171,34 @@ describe("result files", () => {
     expect(() => unpackDir(to, [{ path: "link/x", gz }])).toThrow(/symlink/);
     expect(existsSync(join(outside, "x"))).toBe(false);
     expect(() => packDir(from, 2)).toThrow(/more than a job result may carry/);
+  });
+});
+
+describe("doctor --redis", () => {
+  it("checks Redis's version, eviction and persistence, and the workers' versions", async () => {
+    const client = connect(redis.url);
+    try {
+      await client.set(
+        keys.worker("doc", "other:1"),
+        JSON.stringify({ id: "other:1", acilab: "0.0.1-old", protocol: JOB_PROTOCOL, concurrency: 2 }),
+        "PX",
+        60_000,
+      );
+    } finally {
+      client.disconnect();
+    }
+    const checks = await queueChecks(redis.url, "doc");
+    const by = Object.fromEntries(checks.map((c) => [c.name, c]));
+    expect(by.redis?.ok).toBe(true);
+    expect(by.redis?.reason).toMatch(/Redis 7\.\d+\.\d+/);
+    expect(by.eviction?.reason).toMatch(/noeviction/);
+    expect(by.persistence?.reason).toMatch(/appendonly no/);
+    expect(by.workers?.ok).toBe(false);
+    expect(by.workers?.reason).toMatch(/other:1 is acilab 0\.0\.1-old: they refuse this acilab's jobs/);
+    const away = await queueChecks("redis://127.0.0.1:1", "doc");
+    expect(away.find((c) => c.name === "redis")).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/cannot reach Redis/),
+    });
   });
 });
