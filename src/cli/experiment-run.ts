@@ -57,6 +57,7 @@ export async function experimentRunCommand(
   let progress: ProgressDisplay | undefined;
   let run: ExperimentRun;
   let queue: OpenQueue | undefined;
+  let everyAttemptFinished = false;
   try {
     if (queued) {
       try {
@@ -97,6 +98,7 @@ export async function experimentRunCommand(
       },
       onAttempt: (e) => progress?.tick(attemptTick(e)),
     });
+    everyAttemptFinished = !run.interrupted && run.rows.every((r) => r.status !== "pending");
   } catch (e) {
     if (!(e instanceof StoreRefused)) throw e;
     err(`acilab experiment run: ${e.message}`);
@@ -104,7 +106,8 @@ export async function experimentRunCommand(
   } finally {
     progress?.close();
     interrupt.dispose();
-    await queue?.close();
+    // Every attempt finished: whatever of this run is left in Redis has been written and can go.
+    await queue?.close(everyAttemptFinished);
   }
   out("");
   out(armTable(run, loaded.experiment.baseline));

@@ -201,6 +201,7 @@ export async function gradeCommand(
     ...(queue ? { status: queue.status } : {}),
   });
   let result: GradeRunResult;
+  let graded = false;
   try {
     result = await gradeRun({
       instances: loaded.instances,
@@ -220,10 +221,11 @@ export async function gradeCommand(
       onProgress: (e) => progress.tick(gradeTick(e)),
       signal: interrupt.signal,
     });
+    graded = !result.interrupted;
   } finally {
     progress.close();
     interrupt.dispose();
-    await queue?.close();
+    await queue?.close(graded);
   }
   out("");
   out(formatGradeSummary(result));

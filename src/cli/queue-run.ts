@@ -3,6 +3,7 @@
  * namespace, its bundle publisher, and a line whenever the workers alive change — so the one
  * progress display of a local run also says who is doing the work.
  */
+import { resolve } from "node:path";
 import { BundlePublisher, Coordinator, checkRedisUrl, redactUrl } from "../scale/index.js";
 import { numberOption, UsageError } from "./args.js";
 
@@ -18,12 +19,17 @@ export interface OpenQueue {
   bundles: BundlePublisher;
   /** `workers 3 alive (6 slots)`, for the progress line. */
   status: () => string;
-  close: () => Promise<void>;
+  /** Call when the run has finished everything: removes its leftover jobs, then closes. */
+  close: (finished?: boolean) => Promise<void>;
 }
 
 /** Checks the queue options before anything runs; undefined when there is no --redis. */
 export function queueOptions(values: QueueValues, command: string) {
   if (values.redis === undefined) return undefined;
+  return checkedQueueOptions({ ...values, redis: values.redis }, command);
+}
+
+function checkedQueueOptions(values: QueueValues & { redis: string }, command: string) {
   try {
     checkRedisUrl(values.redis);
   } catch (e) {
@@ -37,7 +43,8 @@ export function queueOptions(values: QueueValues, command: string) {
     url: values.redis,
     queue: values.queue ?? "acilab",
     bundleCap: cap * 2 ** 20,
-    ...(values.bundles ? { sharedDir: values.bundles } : {}),
+    // Workers see the path as written: it must be absolute, the same on every machine.
+    ...(values.bundles ? { sharedDir: resolve(values.bundles) } : {}),
   };
 }
 
@@ -72,8 +79,9 @@ export async function openQueue(
     coordinator,
     bundles,
     status,
-    close: async () => {
+    close: async (finished = false) => {
       clearInterval(watch);
+      if (finished) await coordinator.cleanRun().catch(() => 0);
       await coordinator.close();
     },
   };

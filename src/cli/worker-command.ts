@@ -40,6 +40,13 @@ export const WORKER_OPTIONS = {
     help: "how often this worker looks for jobs whose worker died",
     default: "5",
   },
+  "policy-url": {
+    type: "string",
+    multiple: true,
+    value: "<url>",
+    help: "a server an openai-compatible:MODEL@URL policy in a job may name (this worker's OPENAI_API_KEY goes there); repeatable",
+    defaultHelp: "none: jobs naming a server are refused",
+  },
   "max-crashes": {
     type: "string",
     value: "<n>",
@@ -107,6 +114,7 @@ export async function workerCommand(argv: string[], out: Out): Promise<number> {
     lockMs: seconds(values["lock-seconds"], "lock-seconds") * 1000,
     stalledMs: seconds(values["stalled-seconds"], "stalled-seconds") * 1000,
     maxCrashes,
+    policyUrls: values["policy-url"] ?? [],
     log: (line) => out(`${stamp()} ${line}`),
   });
 }

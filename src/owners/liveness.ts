@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, readdirSync, unlinkSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { connect, createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { posix } from "node:path";
@@ -57,6 +57,10 @@ export function ownerState(token: string, parent?: string): Promise<OwnerState> 
   const path = markerPath(token, parent);
   if (path === undefined) return Promise.resolve("unknown");
   const st = lstatSync(path, { throwIfNoEntry: false });
+  // A marker forgotten after its owner was proved dead leaves a tombstone: still proof, for whoever
+  // asks later (an experiment run resumed after a sandbox sweep removed the dead run's marker).
+  if (!st && lstatSync(tombstonePath(path), { throwIfNoEntry: false })?.isFile())
+    return Promise.resolve("dead");
   if (!st?.isSocket()) return Promise.resolve("unknown");
   return new Promise((resolve) => {
     const socket = connect(path);
@@ -71,14 +75,39 @@ export function ownerState(token: string, parent?: string): Promise<OwnerState> 
   });
 }
 
-/** Remove the marker of a dead owner once what it named is cleaned up. */
+/**
+ * Remove the marker of a dead owner once what it named is cleaned up, leaving an empty tombstone
+ * (`<token>.dead`) so the owner still reads as dead; tombstones older than a day are pruned here.
+ */
 export function forgetOwner(token: string, parent?: string): void {
   const path = markerPath(token, parent);
   if (path === undefined) return;
   try {
+    writeFileSync(tombstonePath(path), "", { flag: "w", mode: 0o600 });
     unlinkSync(path);
   } catch {
     // gone already
+  }
+  pruneTombstones(ownersDir(parent));
+}
+
+function tombstonePath(marker: string): string {
+  return `${marker.slice(0, -".sock".length)}.dead`;
+}
+
+const TOMBSTONE_DAYS_MS = 24 * 3600 * 1000;
+
+function pruneTombstones(dir: string): void {
+  try {
+    const now = Date.now();
+    for (const name of readdirSync(dir))
+      if (name.endsWith(".dead")) {
+        const p = posix.join(dir, name);
+        const st = lstatSync(p, { throwIfNoEntry: false });
+        if (st?.isFile() && now - st.mtimeMs > TOMBSTONE_DAYS_MS) unlinkSync(p);
+      }
+  } catch {
+    // a tombstone left over costs nothing
   }
 }
 

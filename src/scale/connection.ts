@@ -38,15 +38,28 @@ export function checkRedisUrl(url: string): void {
   if (!u.hostname) throw new Error(`--redis "${redactUrl(url)}" names no host`);
 }
 
+/**
+ * The URL with ACILAB_REDIS_PASSWORD as its password when it names none: a password on a command
+ * line is visible to every user of the machine (ps), one in the environment is not.
+ */
+export function withPassword(url: string, env: NodeJS.ProcessEnv = process.env): string {
+  const password = env.ACILAB_REDIS_PASSWORD;
+  if (!password) return url;
+  const u = new URL(url);
+  if (u.password) return url;
+  u.password = encodeURIComponent(password);
+  return u.toString();
+}
+
 const lastError = new WeakMap<Redis, Error>();
 
 /**
  * A connection BullMQ can block on (no per-request retry limit: a command waits out a Redis restart
  * instead of failing the job). Reconnects forever, at most a second apart.
  */
-export function connect(url: string): Redis {
+export function connect(url: string, env: NodeJS.ProcessEnv = process.env): Redis {
   checkRedisUrl(url);
-  const redis = new Redis(url, {
+  const redis = new Redis(withPassword(url, env), {
     maxRetriesPerRequest: null,
     retryStrategy: (times) => Math.min(1000, 50 * times),
     // A TLS URL verifies the server like any TLS client: NODE_EXTRA_CA_CERTS adds a private CA.

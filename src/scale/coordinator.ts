@@ -57,6 +57,9 @@ export class Coordinator {
   private readonly warnedWorkers = new Set<string>();
   private sweepTimer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
+  private sweeps = 0;
+  /** Results handed over whose jobs are not removed yet (close removes the rest). */
+  private readonly collected = new Set<Job>();
   private workersNow: WorkerInfo[] = [];
   /** Jobs found missing from Redis and added again (lost to a Redis without persistence, say). */
   readonly readded: string[] = [];
@@ -132,16 +135,19 @@ export class Coordinator {
   private async collect(id: string): Promise<void> {
     const waiter = this.waiters.get(id);
     if (!waiter) return;
-    const job = await this.queue.getJob(id);
-    if (!job) {
+    // The state first, then the job: a job read before it finished would carry no result yet.
+    const state = await this.queue.getJobState(id);
+    if (state === "unknown") {
       // Gone without a result (a Redis restarted without its data, someone's cleanup): add it again.
       this.readded.push(id);
       this.options.log?.(`job ${id} was not in Redis any more — queued again`);
       await this.add(id, waiter.spec);
       return;
     }
-    const state = await job.getState();
-    let result: JobResult | undefined;
+    if (state !== "completed" && state !== "failed") return;
+    const job = await this.queue.getJob(id);
+    if (!job) return; // removed in between: the next look adds it again
+    let result: JobResult;
     if (state === "completed") {
       result = isResult(job.returnvalue, waiter.spec.kind)
         ? job.returnvalue
@@ -149,20 +155,38 @@ export class Coordinator {
             waiter.spec,
             Object.assign(job, { failedReason: "the worker returned no result acilab can read" }),
           );
-    } else if (state === "failed") result = failedResult(waiter.spec, job);
-    if (!result || !this.waiters.has(id)) return;
+    } else result = failedResult(waiter.spec, job);
+    if (!this.waiters.has(id)) return;
     this.waiters.delete(id);
     waiter.resolve(result);
     // After the run has written the result (synchronously, right after this resolves): a coordinator
     // killed in between finds the job again and takes the same result.
-    setTimeout(() => void job.remove().catch(() => {}), 1000).unref();
+    this.collected.add(job);
+    setTimeout(() => void this.forget(job), 1000).unref();
   }
 
+  /**
+   * Every few seconds: the jobs of ours in BullMQ's completed and failed sets are collected (two
+   * range reads, however many jobs are awaited), and every fifth sweep each awaited job is checked to
+   * still exist (one pipelined EXISTS each) — a job Redis lost is added again.
+   */
   private async sweep(): Promise<void> {
     if (this.sweeping) return;
     this.sweeping = (async () => {
       try {
-        for (const id of [...this.waiters.keys()]) await this.collect(id);
+        const base = `${PREFIX}:${this.options.queue}`;
+        const ended = [
+          ...(await this.redis.zrange(`${base}:completed`, "0", "-1")),
+          ...(await this.redis.zrange(`${base}:failed`, "0", "-1")),
+        ];
+        for (const id of ended) if (this.waiters.has(id)) await this.collect(id);
+        if (this.sweeps++ % 5 === 0 && this.waiters.size > 0) {
+          const ids = [...this.waiters.keys()];
+          const pipeline = this.redis.pipeline();
+          for (const id of ids) pipeline.exists(`${base}:${id}`);
+          const found = (await pipeline.exec()) ?? [];
+          for (const [i, id] of ids.entries()) if (found[i]?.[1] === 0) await this.collect(id);
+        }
         await this.refreshWorkers();
         await this.refreshRefusals();
       } catch {
@@ -227,20 +251,38 @@ export class Coordinator {
     return this.workersNow;
   }
 
+  private async forget(job: Job): Promise<void> {
+    if (!this.collected.delete(job)) return;
+    await job.remove().catch(() => {});
+  }
+
   /** Jobs submitted and not yet finished. */
   outstanding(): number {
     return this.waiters.size;
   }
 
   /**
-   * Stops waiting (jobs stay queued: a coordinator started again collects them). Removes `finished`
-   * job ids' leftovers, if given.
+   * Once a run has every result written: any finished job of its namespace still in Redis (collected
+   * by a coordinator killed before it removed them) is removed. Returns how many.
    */
+  async cleanRun(): Promise<number> {
+    const base = `${PREFIX}:${this.options.queue}`;
+    const ours = [
+      ...(await this.redis.zrange(`${base}:completed`, "0", "-1")),
+      ...(await this.redis.zrange(`${base}:failed`, "0", "-1")),
+    ].filter((id) => id.startsWith(`${this.options.run}-`) && !this.waiters.has(id));
+    for (const id of ours) await (await this.queue.getJob(id))?.remove().catch(() => {});
+    return ours.length;
+  }
+
+  /** Stops waiting (jobs not finished stay queued: a coordinator started again collects them). */
   async close(): Promise<void> {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     await this.sweeping?.catch(() => {});
     for (const w of this.waiters.values()) w.reject(new Error("the coordinator stopped waiting"));
     this.waiters.clear();
+    // By now the run has written every result it was handed: their jobs can go.
+    await Promise.all([...this.collected].map((job) => this.forget(job)));
     await this.events.close().catch(() => {});
     this.listener.disconnect();
     await this.queue.close().catch(() => {});

@@ -24,6 +24,8 @@ export interface WorkerContext {
   scratch: string;
   /** The verified bundles' cache (default: acilab's cache folder). */
   bundleCache?: string;
+  /** Base URLs an `openai-compatible:MODEL@URL` policy in a job may name (the worker's key goes there). */
+  policyUrls?: readonly string[];
 }
 
 /** Handed back, not finished: the job goes back to the queue for another worker. */
@@ -36,6 +38,13 @@ function fileBoundPolicy(spec: string): boolean {
 
 function isBackend(b: string): b is BackendChoice {
   return b === "bwrap" || b === "runsc" || b === "process";
+}
+
+/** The base URL an `openai-compatible:MODEL@URL` spec names, if any. */
+function policyUrl(spec: string): string | undefined {
+  if (!spec.startsWith("openai-compatible:")) return undefined;
+  const at = spec.lastIndexOf("@");
+  return at > 0 ? spec.slice(at + 1) : undefined;
 }
 
 /** The backend to use for a job that asks for `wanted`, or why this worker will not. */
@@ -65,6 +74,17 @@ async function runAttempt(
   });
   const backend = backendFor(job.fields.sandbox ?? job.sandbox, ctx);
   if (!isBackend(backend)) return unrun("error", backend);
+  const url = policyUrl(job.policy);
+  if (
+    url !== undefined &&
+    !(ctx.policyUrls ?? []).some(
+      (allowed) => url === allowed || url.startsWith(`${allowed.replace(/\/$/, "")}/`),
+    )
+  )
+    return unrun(
+      "error",
+      `policy ${job.policy} names a server URL; a worker sends its API key only to servers it was started with (--policy-url ${url}) — a job must not choose where this worker's key goes`,
+    );
   if (fileBoundPolicy(job.policy))
     return unrun(
       "error",

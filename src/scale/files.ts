@@ -3,7 +3,7 @@
  * and unpacked only inside the attempt's own folder (a result is data from Redis, not a path to trust).
  */
 import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, normalize, relative, sep } from "node:path";
+import { join, normalize, relative, sep } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import type { PackedFile } from "./protocol.js";
 
@@ -42,11 +42,15 @@ function safeRelative(path: string): string {
 
 export function unpackDir(dir: string, files: readonly PackedFile[]): void {
   for (const f of files) {
-    const target = join(dir, safeRelative(f.path));
-    mkdirSync(dirname(target), { recursive: true });
-    // A symlink planted in the folder must not redirect a write elsewhere.
-    for (let d = dirname(target); d.length > dir.length; d = dirname(d))
-      if (lstatSync(d).isSymbolicLink()) throw new Error(`refusing to write through the symlink ${d}`);
-    writeFileSync(target, gunzipSync(Buffer.from(f.gz, "base64")), { flag: "w" });
+    const rel = safeRelative(f.path);
+    // Down from the folder one part at a time, refusing a symlink before anything is made through it.
+    let at = dir;
+    for (const part of rel.split(sep)) {
+      at = join(at, part);
+      const st = lstatSync(at, { throwIfNoEntry: false });
+      if (st?.isSymbolicLink()) throw new Error(`refusing to write through the symlink ${at}`);
+      if (at !== join(dir, rel) && !st) mkdirSync(at);
+    }
+    writeFileSync(at, gunzipSync(Buffer.from(f.gz, "base64")), { flag: "w" });
   }
 }

@@ -44,7 +44,7 @@ interface JobHead {
 
 export interface AttemptJob extends JobHead {
   kind: "attempt";
-  /** What identifies the attempt: the coordinator checks a result against it. */
+  /** What identifies the attempt (its job id is made from the same fields, so a job is one attempt). */
   attempt: {
     arm: string;
     arm_version: number;

@@ -17,8 +17,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRedis, type TestRedis } from "../testing/redis.js";
 import { BundlePublisher, fetchBundle, sha256 } from "./bundles.js";
-import { connect, keys, reachable, redactUrl } from "./connection.js";
+import { connect, keys, reachable, redactUrl, withPassword } from "./connection.js";
 import { queueChecks } from "./doctor.js";
+import { executeJob } from "./execute.js";
 import { packDir, unpackDir } from "./files.js";
 import { acilabVersion, JOB_PROTOCOL, parseJob, skew } from "./protocol.js";
 
@@ -140,6 +141,36 @@ describe("jobs", () => {
     );
     expect(() => parseJob({ ...attempt, run: "../x" })).toThrow(/malformed job: run/);
     expect(() => parseJob({ ...attempt, extra: 1 })).toThrow(/malformed job/);
+  });
+
+  it("never lets a job choose where the worker's API key goes, nor a backend the worker was not started with", async () => {
+    const ctx = {
+      redis: connect(redis.url),
+      worker: "t:1",
+      sandboxes: ["bwrap"] as const,
+      scratch: scratch(),
+    };
+    try {
+      const evil = parseJob({ ...attempt, policy: "openai-compatible:m@http://attacker.example/v1" });
+      const refused = await executeJob(evil, ctx, new AbortController().signal);
+      expect(refused).toMatchObject({
+        status: "error",
+        why: expect.stringMatching(/--policy-url http:\/\/attacker\.example\/v1/),
+      });
+      const local = await executeJob(
+        parseJob({ ...attempt, fields: { tools: "full", sandbox: "process" } }),
+        ctx,
+        new AbortController().signal,
+      );
+      expect(local).toMatchObject({
+        status: "error",
+        why: expect.stringMatching(/runs the bwrap sandbox, and the job asks for process/),
+      });
+    } finally {
+      ctx.redis.disconnect();
+    }
+    expect(withPassword("rediss://h:1", { ACILAB_REDIS_PASSWORD: "p w" })).toBe("rediss://:p%20w@h:1");
+    expect(withPassword("redis://:mine@h:1", { ACILAB_REDIS_PASSWORD: "other" })).toBe("redis://:mine@h:1");
   });
 
   it("refuses a job of another version or protocol with a message naming both", () => {

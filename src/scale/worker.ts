@@ -28,6 +28,8 @@ export interface WorkerOptions {
   stalledMs: number;
   /** A job whose worker died this many times more is failed (a job that kills its worker every time). */
   maxCrashes: number;
+  /** Servers an openai-compatible policy in a job may name. */
+  policyUrls?: readonly string[];
   log: (line: string) => void;
   /** Fires to drain; a second time to hand back what is held. Default: SIGTERM and SIGINT. */
   stops?: (onStop: (count: number) => void) => () => void;
@@ -90,7 +92,13 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
   }
 
   const scratch = mkdtempSync(join(tmpdir(), "acilab-worker-"));
-  const ctx = { redis, worker: id, sandboxes: options.sandboxes, scratch };
+  const ctx = {
+    redis,
+    worker: id,
+    sandboxes: options.sandboxes,
+    scratch,
+    policyUrls: options.policyUrls ?? [],
+  };
   const held = new Map<string, AbortController>();
   let refusedWith: string | undefined;
   const beatEveryMs = Math.max(500, Math.floor(options.lockMs / 3));

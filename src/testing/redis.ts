@@ -17,6 +17,8 @@ export interface TestRedis {
   dir: string;
   /** The CA file a TLS client must trust (NODE_EXTRA_CA_CERTS), with `tls`. */
   caFile?: string;
+  /** The password it wants, with `tls`. */
+  password?: string;
   /** Stops it (SIGTERM: an append-only file is flushed) and starts it again on the same port. */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -111,7 +113,7 @@ export async function startRedis(options: { persist?: boolean; tls?: boolean } =
     url,
     port,
     dir,
-    ...(caFile ? { caFile } : {}),
+    ...(caFile ? { caFile, password: PASSWORD } : {}),
     restart: async () => {
       await stop();
       await start();

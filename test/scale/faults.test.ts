@@ -57,6 +57,7 @@ const GUARD = { ...EVENTUALLY, timeout: 2 * HANG_GUARD_MS };
 
 describe("scale-out under faults (real redis-server and worker processes)", () => {
   it("three workers, one killed -9 mid-job: its job is run by another, and the verdicts equal a local run's", async () => {
+    const q = "faults-1"; // its own queue: what one test leaves cannot reach the next
     const tasks = [
       "median-even",
       "lru-recency",
@@ -67,9 +68,23 @@ describe("scale-out under faults (real redis-server and worker processes)", () =
     ];
     const remote = experiment("three", tasks);
     const local = experiment("three", tasks);
-    const workers = [worker(redis.url), worker(redis.url), worker(redis.url)];
+    const workers = [
+      worker(redis.url, ["--queue", q]),
+      worker(redis.url, ["--queue", q]),
+      worker(redis.url, ["--queue", q]),
+    ];
     await Promise.all(workers.map((w) => w.line(/ready:/)));
-    const coordinator = runCli(["experiment", "run", remote.file, "--out", remote.dir, "--redis", redis.url]);
+    const coordinator = runCli([
+      "experiment",
+      "run",
+      remote.file,
+      "--out",
+      remote.dir,
+      "--redis",
+      redis.url,
+      "--queue",
+      q,
+    ]);
     // The first worker to take a job is killed while it holds it.
     const victim = await Promise.race(workers.map((w) => w.line(/ taking /).then(() => w)));
     const held = / taking (\S+):/.exec(victim.lines.find((l) => / taking /.test(l)) ?? "")?.[1];
@@ -93,10 +108,11 @@ describe("scale-out under faults (real redis-server and worker processes)", () =
   });
 
   it("a coordinator killed -9 and started again collects what the workers finished meanwhile", async () => {
+    const q = "faults-2"; // its own queue: what one test leaves cannot reach the next
     const { file, dir } = experiment("restart", ["median-even", "month-rollover", "exc-chain", "iso-weeks"]);
-    const w = worker(redis.url);
+    const w = worker(redis.url, ["--queue", q]);
     await w.line(/ready:/);
-    const first = spawnAcilab(["experiment", "run", file, "--out", dir, "--redis", redis.url]);
+    const first = spawnAcilab(["experiment", "run", file, "--out", dir, "--redis", redis.url, "--queue", q]);
     await first.line(/\[1\/4\]/);
     await first.kill9();
     const finishedBefore = rows(dir).filter((r) => r.status === "done").length;
@@ -104,22 +120,31 @@ describe("scale-out under faults (real redis-server and worker processes)", () =
     const finishedLines = () => w.lines.filter((l) => / finished /.test(l)).length;
     const atKill = finishedLines();
     await vi.waitFor(() => expect(finishedLines()).toBeGreaterThan(atKill), GUARD);
-    const again = await runCli(["experiment", "run", file, "--out", dir, "--redis", redis.url]);
+    const again = await runCli(["experiment", "run", file, "--out", dir, "--redis", redis.url, "--queue", q]);
     expect(again.code, again.out + again.err).toBe(0);
     expectAllDoneOnce(dir, 4);
     expect(finishedBefore).toBeGreaterThanOrEqual(1);
     // Nothing was run twice: every job was taken once, though two coordinators submitted it.
     expect([...taken([w]).values()].every((n) => n === 1)).toBe(true);
     expect(taken([w]).size).toBe(4);
+    // Nothing of the run is left in Redis: the jobs the killed coordinator had collected are removed too.
+    const client = connect(redis.url);
+    try {
+      const prefix = [...taken([w]).keys()][0]?.split("-")[0];
+      expect(await client.keys(`${PREFIX}:${q}:${prefix}-*`)).toEqual([]);
+    } finally {
+      client.disconnect();
+    }
   });
 
   it("Redis restarted mid-run with persistence on: the jobs and results survive, none lost or duplicated", async () => {
+    const q = "faults-3"; // its own queue: what one test leaves cannot reach the next
     const own = await startRedis({ persist: true });
     try {
       const { file, dir } = experiment("redis-restart", ["median-even", "lru-recency", "exc-chain"]);
-      const w = worker(own.url);
+      const w = worker(own.url, ["--queue", q]);
       await w.line(/ready:/);
-      const coordinator = runCli(["experiment", "run", file, "--out", dir, "--redis", own.url]);
+      const coordinator = runCli(["experiment", "run", file, "--out", dir, "--redis", own.url, "--queue", q]);
       await w.line(/ finished /);
       await own.restart();
       const result = await coordinator;
@@ -132,12 +157,13 @@ describe("scale-out under faults (real redis-server and worker processes)", () =
   });
 
   it("a job that kills its worker every time is failed after --max-crashes and reported; the run finishes", async () => {
+    const q = "faults-4"; // its own queue: what one test leaves cannot reach the next
     const { file, dir } = experiment("poison", ["median-even", "exc-chain"]);
     const procs: Proc[] = [];
     let deaths = 0;
     // Stands for a job that crashes the process running it: whoever takes median-even dies at once.
     const start = () => {
-      const w = worker(redis.url, ["--max-crashes", "1"]);
+      const w = worker(redis.url, ["--max-crashes", "1", "--queue", q]);
       procs.push(w);
       void w.line(/ taking .*median-even/).then(
         async () => {
@@ -150,7 +176,17 @@ describe("scale-out under faults (real redis-server and worker processes)", () =
       return w;
     };
     start();
-    const result = await runCli(["experiment", "run", file, "--out", dir, "--redis", redis.url]);
+    const result = await runCli([
+      "experiment",
+      "run",
+      file,
+      "--out",
+      dir,
+      "--redis",
+      redis.url,
+      "--queue",
+      q,
+    ]);
     expect(result.code, result.out + result.err).toBe(0);
     const all = rows(dir);
     expect(all).toHaveLength(2);
@@ -163,6 +199,7 @@ describe("scale-out under faults (real redis-server and worker processes)", () =
   });
 
   it("a worker whose sandbox cannot start refuses jobs and says why; the coordinator shows it", async () => {
+    const q = "faults-5"; // its own queue: what one test leaves cannot reach the next
     const fake = mkdtempSync(join(tmpdir(), "acilab-fakebwrap-"));
     dirs.push(fake);
     writeFileSync(
@@ -170,7 +207,7 @@ describe("scale-out under faults (real redis-server and worker processes)", () =
       '#!/bin/sh\n[ "$1" = --version ] && { echo "bubblewrap 0.8.0"; exit 0; }\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n',
       { mode: 0o755 },
     );
-    const w = worker(redis.url, [], { ...process.env, ACILAB_BWRAP: join(fake, "bwrap") });
+    const w = worker(redis.url, ["--queue", q], { ...process.env, ACILAB_BWRAP: join(fake, "bwrap") });
     expect(await w.exited).toBe(3);
     expect(w.lines.join("\n")).toMatch(
       /refusing jobs: sandbox bwrap: .*cannot start a sandbox: .*Permission denied/,
@@ -178,7 +215,7 @@ describe("scale-out under faults (real redis-server and worker processes)", () =
     const said: string[] = [];
     const c = await Coordinator.open({
       url: redis.url,
-      queue: "acilab",
+      queue: q,
       run: "eanyrun",
       log: (l) => said.push(l),
       sweepMs: 200,
@@ -194,14 +231,15 @@ describe("scale-out under faults (real redis-server and worker processes)", () =
   });
 
   it("version skew: a job queued by another acilab is handed back, not failed, and the worker stops saying why", async () => {
-    const queue = new Queue("skew", { connection: connect(redis.url), prefix: PREFIX });
+    const q = "faults-6"; // its own queue: what one test leaves cannot reach the next
+    const queue = new Queue(q, { connection: connect(redis.url), prefix: PREFIX });
     try {
       await queue.add(
         "attempt",
         { protocol: 1, acilab: "0.0.0-other", run: "eskew", kind: "attempt" },
         { jobId: "eskew-1" },
       );
-      const w = worker(redis.url, ["--queue", "skew"]);
+      const w = worker(redis.url, ["--queue", q]);
       expect(await w.exited).toBe(3);
       expect(w.lines.join("\n")).toMatch(
         /refusing job eskew-1: the job was queued by acilab 0\.0\.0-other .* run workers of the coordinator's version/,
@@ -209,7 +247,7 @@ describe("scale-out under faults (real redis-server and worker processes)", () =
       expect(await (await queue.getJob("eskew-1"))?.getState()).toBe("waiting");
       const client = connect(redis.url);
       try {
-        expect(await client.keys(keys.refusals("skew", "eskew"))).toHaveLength(1);
+        expect(await client.keys(keys.refusals(q, "eskew"))).toHaveLength(1);
       } finally {
         client.disconnect();
       }
@@ -220,10 +258,11 @@ describe("scale-out under faults (real redis-server and worker processes)", () =
   });
 
   it("SIGTERM drains: the held job finishes and is collected, then the worker exits 0", async () => {
+    const q = "faults-7"; // its own queue: what one test leaves cannot reach the next
     const { file, dir } = experiment("drain", ["lru-recency"]);
-    const w = worker(redis.url);
+    const w = worker(redis.url, ["--queue", q]);
     await w.line(/ready:/);
-    const coordinator = runCli(["experiment", "run", file, "--out", dir, "--redis", redis.url]);
+    const coordinator = runCli(["experiment", "run", file, "--out", dir, "--redis", redis.url, "--queue", q]);
     await w.line(/ taking /);
     w.child.kill("SIGTERM");
     await w.line(/draining: taking nothing new, finishing 1 job/);

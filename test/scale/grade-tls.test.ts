@@ -41,8 +41,12 @@ describe("grading through a TLS, password-protected Redis", () => {
     writeFileSync(predictions, `${gold.join("\n")}\n`);
     expect(redis.url).toMatch(/^rediss:\/\/:[^@]+@127\.0\.0\.1:\d+$/);
     const env = { ...process.env, NODE_EXTRA_CA_CERTS: redis.caFile };
-    const w = worker(redis.url, [], env);
-    await w.line(/ready:.*at rediss:\/\/:\*\*\*@127\.0\.0\.1/);
+    // The worker takes its password from the environment, off its command line.
+    const w = worker(redis.url.replace(/:[^:@/]+@/, "@"), [], {
+      ...env,
+      ACILAB_REDIS_PASSWORD: redis.password,
+    });
+    await w.line(/ready:.*at rediss:\/\/127\.0\.0\.1/);
 
     const grade = (runId: string, extra: string[] = []) => {
       const p = spawnAcilab(
