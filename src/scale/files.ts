@@ -41,6 +41,7 @@ function safeRelative(path: string): string {
 }
 
 export function unpackDir(dir: string, files: readonly PackedFile[]): void {
+  mkdirSync(dir, { recursive: true }); // the attempt's own folder: the run removed it before the attempt
   for (const f of files) {
     const rel = safeRelative(f.path);
     // Down from the folder one part at a time, refusing a symlink before anything is made through it.

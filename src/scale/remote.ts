@@ -4,6 +4,7 @@
  * resumable plan, the progress display, the reports — does not know where the work ran.
  */
 import { createHash } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { type AttemptExecutor, NoScript, type PlannedAttempt } from "../experiment/index.js";
@@ -34,6 +35,8 @@ export function runNamespace(kind: "experiment" | "grade", ...parts: string[]): 
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return work;
   if (signal.aborted) return Promise.reject(new Error("interrupted"));
+  // One listener per job in flight, thousands at once: not the leak node's default limit of 10 guards against.
+  setMaxListeners(Number.POSITIVE_INFINITY, signal);
   return new Promise<T>((ok, fail) => {
     const onAbort = () => fail(new Error("interrupted"));
     signal.addEventListener("abort", onAbort, { once: true });
