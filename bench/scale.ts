@@ -15,7 +15,6 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import {
   type AttemptRow,
-  DB_FILE,
   loadExperiment,
   runAttemptHere,
   runExperiment,
@@ -219,9 +218,9 @@ async function handOn(redis: TestRedis, lock: string[], label: string, samples: 
 
 const FAULT_FILE = `name: faults
 base: { policy: scripted }
-arms: { full: { tools: full }, shell-only: { tools: shell-only } }
+arms: { full: { tools: full } }
 tasks: [median-even, month-rollover, exc-chain, iso-weeks, lru-recency, semver-min-version-unbounded]
-repeats: 1
+repeats: 2
 workers: 2
 `;
 
@@ -270,9 +269,13 @@ async function faultMix(root: string): Promise<string[]> {
   const second = await coordinate();
   await Promise.all(all.map((w) => w.kill9()));
   await redis.stop();
-  const planned = loaded.arms.length * loaded.tasks.length;
+  const planned = loaded.arms.length * loaded.tasks.length * loaded.experiment.repeats;
   const rows: AttemptRow[] = second.rows;
-  const lost = planned - rows.filter((r) => r.status === "done").length;
+  // Lost: planned and not recorded as finished (done, no script or error) after the second run.
+  const lost = planned - rows.filter((r) => r.status !== "pending" && r.status !== "running").length;
+  const tally = [...new Set(rows.map((r) => r.status))].map(
+    (s) => `${rows.filter((r) => r.status === s).length} ${s}`,
+  );
   const keys = new Set(rows.map((r) => `${r.arm}/${r.task}#${r.repeat}`));
   const finishedTwice = new Map<string, number>();
   for (const w of all)
@@ -281,7 +284,7 @@ async function faultMix(root: string): Promise<string[]> {
       if (m?.[1]) finishedTwice.set(m[1], (finishedTwice.get(m[1]) ?? 0) + 1);
     }
   return [
-    `scale: fault mix over ${planned} attempts (${kills} worker killed -9, Redis restarted, coordinator stopped and restarted): lost ${lost}, duplicated rows ${rows.length - keys.size}, jobs run to the end twice ${[...finishedTwice.values()].filter((n) => n > 1).length} (${join(dir, DB_FILE)})`,
+    `scale: fault mix over ${planned} attempts (${kills} worker killed -9, Redis restarted, coordinator stopped and restarted): lost ${lost}, duplicated rows ${rows.length - keys.size}, jobs run to the end twice ${[...finishedTwice.values()].filter((n) => n > 1).length}; ${tally.join(", ")}, ${rows.filter((r) => r.resolved).length} resolved`,
   ];
 }
 
