@@ -13,12 +13,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import {
-  type AttemptRow,
-  loadExperiment,
-  runAttemptHere,
-  runExperiment,
-} from "../src/experiment/index.js";
+import { type AttemptRow, loadExperiment, runAttemptHere, runExperiment } from "../src/experiment/index.js";
 import {
   acilabVersion,
   BundlePublisher,
