@@ -23,6 +23,7 @@ import {
   remoteAttempts,
 } from "../src/scale/index.js";
 import { packageRoot } from "../src/tasks/index.js";
+import { watchLines } from "../src/testing/lines.js";
 import { startRedis, type TestRedis } from "../src/testing/redis.js";
 import { type BenchRow, summarise } from "./stats.js";
 
@@ -43,31 +44,14 @@ function startWorker(url: string, extra: string[] = []): Worker {
     [join(packageRoot(), "bin", "acilab.js"), "worker", "--redis", url, "--concurrency", "1", ...extra],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
-  const lines: string[] = [];
-  const waiters: Array<{ re: RegExp; ok: (l: string) => void }> = [];
-  let partial = "";
-  const onData = (d: Buffer) => {
-    partial += d.toString();
-    const parts = partial.split("\n");
-    partial = parts.pop() ?? "";
-    for (const l of parts) {
-      lines.push(l);
-      for (const w of [...waiters]) if (w.re.test(l)) waiters.splice(waiters.indexOf(w), 1) && w.ok(l);
-    }
-  };
-  child.stdout?.on("data", onData);
-  child.stderr?.on("data", onData);
-  const exited = new Promise<void>((r) => child.once("exit", () => r()));
+  const watched = watchLines(child);
   return {
     child,
-    lines,
-    waitFor: (re) => {
-      const found = lines.find((l) => re.test(l));
-      return found ? Promise.resolve(found) : new Promise((ok) => waiters.push({ re, ok }));
-    },
+    lines: watched.lines,
+    waitFor: watched.line,
     kill9: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-      await exited;
+      await watched.exited;
     },
   };
 }

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { spawnCliFromSource } from "../../src/cli/testing.js";
 import type { AttemptRow } from "../../src/experiment/index.js";
+import { watchLines } from "../../src/testing/lines.js";
 
 export interface Proc {
   child: ChildProcess;
@@ -22,50 +23,14 @@ const live = new Set<ChildProcess>();
 export function spawnAcilab(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Proc {
   const child = spawnCliFromSource(argv, ["ignore", "pipe", "pipe"], env);
   live.add(child);
-  const lines: string[] = [];
-  const waiting: Array<{ re: RegExp; resolve: (l: string) => void }> = [];
-  let partial = "";
-  const take = (chunk: Buffer) => {
-    partial += chunk.toString();
-    const parts = partial.split("\n");
-    partial = parts.pop() ?? "";
-    for (const l of parts) {
-      lines.push(l);
-      for (const w of [...waiting])
-        if (w.re.test(l)) {
-          waiting.splice(waiting.indexOf(w), 1);
-          w.resolve(l);
-        }
-    }
-  };
-  child.stdout?.on("data", take);
-  child.stderr?.on("data", take);
-  const exited = new Promise<number | null>((r) =>
-    child.once("exit", (code) => {
-      live.delete(child);
-      r(code);
-    }),
-  );
+  const watched = watchLines(child);
+  void watched.exited.then(() => live.delete(child));
   return {
     child,
-    lines,
-    exited,
-    line: (re) => {
-      const found = lines.find((l) => re.test(l));
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve, reject) => {
-        waiting.push({ re, resolve });
-        void exited.then((code) =>
-          setTimeout(
-            () => reject(new Error(`exited (${code}) before a line matching ${re}:\n${lines.join("\n")}`)),
-            200,
-          ),
-        );
-      });
-    },
+    ...watched,
     kill9: async () => {
       child.kill("SIGKILL");
-      await exited;
+      await watched.exited;
     },
   };
 }
