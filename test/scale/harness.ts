@@ -35,8 +35,14 @@ export function spawnAcilab(argv: readonly string[], env: NodeJS.ProcessEnv = pr
   };
 }
 
-/** Short locks so a dead worker's job moves on in seconds, not the default 15. */
-export const FAST = ["--lock-seconds", "2", "--stalled-seconds", "1"];
+/**
+ * Short locks so a dead worker's job moves on in seconds, not the default 15 — but not so short that
+ * a worker on a loaded machine misses a renewal and loses a job it is still running.
+ */
+export const FAST = ["--lock-seconds", "5", "--stalled-seconds", "1"];
+
+/** For tests that count how often a job ran, or drain one: locks no load can let lapse. */
+export const STEADY = ["--lock-seconds", "60"];
 
 export function worker(url: string, extra: readonly string[] = [], env?: NodeJS.ProcessEnv): Proc {
   return spawnAcilab(["worker", "--redis", url, "--concurrency", "1", ...FAST, ...extra], env);
