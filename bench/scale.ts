@@ -204,7 +204,7 @@ workers: 2
 `;
 
 /** One experiment through every fault at once; what the store holds at the end, against the plan. */
-async function faultMix(root: string): Promise<string[]> {
+export async function faultMix(root: string): Promise<string[]> {
   const redis = await startRedis({ persist: true });
   const lock = ["--lock-seconds", "2", "--stalled-seconds", "1"];
   const file = join(root, "faults.yaml");

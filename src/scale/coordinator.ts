@@ -51,6 +51,20 @@ function isResult(value: unknown, kind: JobSpec["kind"]): value is JobResult {
   return typeof v === "object" && v !== null && v.kind === kind && typeof v.status === "string";
 }
 
+const CLOSE_STEP_MS = 5000;
+
+/** Waits for `work` at most CLOSE_STEP_MS; its failure is not the caller's concern. */
+async function bounded(work: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    work.catch(() => undefined),
+    new Promise((r) => {
+      timer = setTimeout(r, CLOSE_STEP_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
 export class Coordinator {
   private readonly waiters = new Map<string, Waiter>();
   private readonly seenRefusals = new Set<string>();
@@ -278,14 +292,16 @@ export class Coordinator {
   /** Stops waiting (jobs not finished stay queued: a coordinator started again collects them). */
   async close(): Promise<void> {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
-    await this.sweeping?.catch(() => {});
+    await bounded(this.sweeping ?? Promise.resolve());
     for (const w of this.waiters.values()) w.reject(new Error("the coordinator stopped waiting"));
     this.waiters.clear();
     // By now the run has written every result it was handed: their jobs can go.
-    await Promise.all([...this.collected].map((job) => this.forget(job)));
-    await this.events.close().catch(() => {});
+    await bounded(Promise.all([...this.collected].map((job) => this.forget(job))));
+    // A connection half-dead after a Redis restart can hold a close forever: each step gets a few
+    // seconds, then the sockets are cut (nothing is lost by that: every result is written by now).
+    await bounded(this.events.close());
     this.listener.disconnect();
-    await this.queue.close().catch(() => {});
+    await bounded(this.queue.close());
     this.redis.disconnect();
   }
 }
