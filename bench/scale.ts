@@ -13,7 +13,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { type AttemptRow, loadExperiment, runAttemptHere, runExperiment } from "../src/experiment/index.js";
+import {
+  type AttemptRow,
+  loadExperiment,
+  type RunFields,
+  runAttemptHere,
+  runExperiment,
+} from "../src/experiment/index.js";
 import {
   acilabVersion,
   BundlePublisher,
@@ -58,18 +64,30 @@ function startWorker(url: string, extra: string[] = []): Worker {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
-function acmeJob(run: string, repeat: number): JobSpec {
+/** An attempt at a built-in task as a job, scripted. */
+function builtinJob(
+  run: string,
+  repeat: number,
+  arm: string,
+  kind: "tools" | "coding",
+  task: string,
+  fields: RunFields,
+): JobSpec {
   return {
     protocol: JOB_PROTOCOL,
     acilab: acilabVersion(),
     run,
     kind: "attempt",
-    attempt: { arm: "code", arm_version: 1, arm_hash: "bench", task_kind: "tools", task: "acme", repeat },
-    fields: { action_format: "code" },
+    attempt: { arm, arm_version: 1, arm_hash: "bench", task_kind: kind, task, repeat },
+    fields,
     policy: "scripted",
-    task: { source: "builtin", id: "acme" },
+    task: { source: "builtin", id: task },
   };
 }
+
+/** The short attempt: the Acme tool task with scripted code actions. */
+const acmeJob = (run: string, repeat: number) =>
+  builtinJob(run, repeat, "code", "tools", "acme", { action_format: "code" });
 
 async function localAcme(root: string, n: number, tag: string): Promise<number[]> {
   const times: number[] = [];
@@ -149,25 +167,8 @@ async function throughput(redis: TestRedis, workers: number): Promise<{ row: Ben
 }
 
 /** A coding attempt that takes seconds (lru-recency): long enough to kill its worker mid-job. */
-function slowJob(run: string, repeat: number): JobSpec {
-  return {
-    protocol: JOB_PROTOCOL,
-    acilab: acilabVersion(),
-    run,
-    kind: "attempt",
-    attempt: {
-      arm: "full",
-      arm_version: 1,
-      arm_hash: "bench",
-      task_kind: "coding",
-      task: "lru-recency",
-      repeat,
-    },
-    fields: { tools: "full" },
-    policy: "scripted",
-    task: { source: "builtin", id: "lru-recency" },
-  };
-}
+const slowJob = (run: string, repeat: number) =>
+  builtinJob(run, repeat, "full", "coding", "lru-recency", { tools: "full" });
 
 async function handOn(redis: TestRedis, lock: string[], label: string, samples: number): Promise<BenchRow> {
   const times: number[] = [];

@@ -8,15 +8,7 @@ import { type Job, Queue, QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
 import { connect, keys, PREFIX, reachable } from "./connection.js";
 import { acilabVersion, JOB_PROTOCOL, type JobResult, type JobSpec } from "./protocol.js";
-
-export interface WorkerInfo {
-  id: string;
-  acilab: string;
-  protocol: number;
-  concurrency: number;
-  active: number;
-  sandboxes: string[];
-}
+import { aliveWorkers, scanKeys, type WorkerInfo } from "./workers.js";
 
 export interface CoordinatorOptions {
   url: string;
@@ -75,8 +67,6 @@ export class Coordinator {
   /** Results handed over whose jobs are not removed yet (close removes the rest). */
   private readonly collected = new Set<Job>();
   private workersNow: WorkerInfo[] = [];
-  /** Jobs found missing from Redis and added again (lost to a Redis without persistence, say). */
-  readonly readded: string[] = [];
 
   private constructor(
     readonly options: CoordinatorOptions,
@@ -153,7 +143,6 @@ export class Coordinator {
     const state = await this.queue.getJobState(id);
     if (state === "unknown") {
       // Gone without a result (a Redis restarted without its data, someone's cleanup): add it again.
-      this.readded.push(id);
       this.options.log?.(`job ${id} was not in Redis any more — queued again`);
       await this.add(id, waiter.spec);
       return;
@@ -212,27 +201,8 @@ export class Coordinator {
     await this.sweeping;
   }
 
-  private async scan(pattern: string): Promise<string[]> {
-    const found: string[] = [];
-    let cursor = "0";
-    do {
-      const [next, batch] = await this.redis.scan(cursor, "MATCH", pattern, "COUNT", 200);
-      cursor = next;
-      found.push(...batch);
-    } while (cursor !== "0");
-    return found;
-  }
-
   private async refreshWorkers(): Promise<void> {
-    const ids = await this.scan(keys.workers(this.options.queue));
-    const values = ids.length > 0 ? await this.redis.mget(...ids) : [];
-    this.workersNow = values.flatMap((v) => {
-      try {
-        return v ? [JSON.parse(v) as WorkerInfo] : [];
-      } catch {
-        return [];
-      }
-    });
+    this.workersNow = await aliveWorkers(this.redis, this.options.queue);
     for (const w of this.workersNow)
       if ((w.acilab !== acilabVersion() || w.protocol !== JOB_PROTOCOL) && !this.warnedWorkers.has(w.id)) {
         this.warnedWorkers.add(w.id);
@@ -244,8 +214,8 @@ export class Coordinator {
 
   private async refreshRefusals(): Promise<void> {
     const found = [
-      ...(await this.scan(keys.refusals(this.options.queue, this.options.run))),
-      ...(await this.scan(keys.refusals(this.options.queue, "any"))),
+      ...(await scanKeys(this.redis, keys.refusals(this.options.queue, this.options.run))),
+      ...(await scanKeys(this.redis, keys.refusals(this.options.queue, "any"))),
     ].filter((k) => !this.seenRefusals.has(k));
     for (const key of found) {
       this.seenRefusals.add(key);

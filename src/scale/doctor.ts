@@ -3,8 +3,9 @@
  * and configuration BullMQ works with, and which workers are on the queue with which acilab.
  */
 
-import { connect, keys, reachable, redactUrl } from "./connection.js";
+import { connect, reachable, redactUrl } from "./connection.js";
 import { acilabVersion, JOB_PROTOCOL } from "./protocol.js";
+import { aliveWorkers } from "./workers.js";
 
 export interface QueueCheck {
   kind: "queue";
@@ -81,22 +82,7 @@ export async function queueChecks(url: string, queue: string): Promise<QueueChec
           : "appendonly no: a Redis restart loses what is queued (coordinators queue it again; results still in Redis are lost and rerun) — appendonly yes for long runs",
       ),
     );
-    const ids: string[] = [];
-    let cursor = "0";
-    do {
-      const [next, batch] = await redis.scan(cursor, "MATCH", keys.workers(queue), "COUNT", 200);
-      cursor = next;
-      ids.push(...batch);
-    } while (cursor !== "0");
-    const workers = (ids.length > 0 ? await redis.mget(...ids) : []).flatMap((v) => {
-      try {
-        return v
-          ? [JSON.parse(v) as { id: string; acilab: string; protocol: number; concurrency: number }]
-          : [];
-      } catch {
-        return [];
-      }
-    });
+    const workers = await aliveWorkers(redis, queue);
     const skewed = workers.filter((w) => w.acilab !== acilabVersion() || w.protocol !== JOB_PROTOCOL);
     checks.push(
       check(

@@ -6,8 +6,9 @@
  */
 export { BundlePublisher, DEFAULT_REDIS_BUNDLE_CAP, fetchBundle } from "./bundles.js";
 export { checkRedisUrl, connect, DEFAULT_QUEUE, keys, PREFIX, reachable, redactUrl } from "./connection.js";
-export { Coordinator, type WorkerInfo } from "./coordinator.js";
+export { Coordinator } from "./coordinator.js";
 export { type QueueCheck, queueChecks } from "./doctor.js";
 export { acilabVersion, JOB_PROTOCOL, type JobResult, type JobSpec, parseJob } from "./protocol.js";
 export { remoteAttempts, remoteGrader, runNamespace } from "./remote.js";
 export { runWorker, WORKER_REFUSED, type WorkerBackend, type WorkerOptions } from "./worker.js";
+export type { WorkerInfo } from "./workers.js";

@@ -31,6 +31,8 @@ export function watchLines(child: ChildProcess): WatchedLines {
   child.stdout?.on("data", take);
   child.stderr?.on("data", take);
   const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+  // "close" comes once the process has exited and its output is all read: the last word is in.
+  const closed = new Promise<void>((r) => child.once("close", () => r()));
   return {
     lines,
     exited,
@@ -39,11 +41,11 @@ export function watchLines(child: ChildProcess): WatchedLines {
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
         waiting.push({ re, resolve });
-        // Output can trail the exit by a moment: give the last lines their chance first.
-        void exited.then((code) =>
-          setTimeout(
-            () => reject(new Error(`exited (${code}) before a line matching ${re}:\n${lines.join("\n")}`)),
-            200,
+        void closed.then(() =>
+          reject(
+            new Error(
+              `exited (${child.exitCode ?? child.signalCode}) before a line matching ${re}:\n${lines.join("\n")}`,
+            ),
           ),
         );
       });
