@@ -13,4 +13,5 @@ export const BENCHMARKS: readonly string[] = [
   "experiment",
   "report",
   "scale",
+  "bon",
 ];

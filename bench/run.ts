@@ -2,6 +2,7 @@
  * `npm run bench`: measures the harness and prints one table. Targets are printed next to the
  * measurements, never asserted: these machines are small and noisy, so read ratios within one run.
  */
+import { benchBon } from "./bon.js";
 import { benchBuilders } from "./builders.js";
 import { benchCapture } from "./capture.js";
 import { benchCodeActions } from "./code.js";
@@ -84,6 +85,7 @@ async function main(): Promise<void> {
     rows.push(...(await benchCuaOverhead()), ...(await benchPerceptualDelta()), ...(await benchCapture()));
     extra.push(...cuaCostLines());
   }
+  if (!only || only === "bon") rows.push(...(await benchBon()));
   if (!only || only === "scale") {
     const scale = await benchScale();
     rows.push(...scale.rows);

@@ -2,11 +2,11 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { basename, dirname, join, relative, resolve } from "node:path";
 import type { TestStatus } from "../parsers/index.js";
 import type { Instance } from "../swebench/index.js";
+import { withParsed } from "../syntax/index.js";
 import type { TestSetup } from "./detect.js";
 import { findTest, hideTests, testBody, testRef } from "./hide-tests.js";
 import { type FailingTest, stripAnsi } from "./issue.js";
 import { isAgentFile, languageOf } from "./paths.js";
-import { withParsed } from "./treesitter.js";
 import type { TestRun, WorkRepo } from "./workdir.js";
 
 const PASS: ReadonlySet<TestStatus> = new Set(["PASSED", "XFAIL"]);

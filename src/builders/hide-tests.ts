@@ -1,6 +1,6 @@
 import type { LogParserName } from "../parsers/index.js";
+import { applyEdits, type Edit, type SyntaxNode, walk, withParsed } from "../syntax/index.js";
 import type { BuilderLanguage } from "./paths.js";
-import { applyEdits, type Edit, type SyntaxNode, walk, withParsed } from "./treesitter.js";
 
 /** A test as the log parsers name it, split into what the source can be searched for. */
 export interface TestRef {

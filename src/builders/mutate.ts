@@ -1,5 +1,5 @@
+import { type SyntaxNode, walk, withParsed } from "../syntax/index.js";
 import type { BuilderLanguage } from "./paths.js";
-import { type SyntaxNode, walk, withParsed } from "./treesitter.js";
 
 /** The kinds of bug synth plants, as SWE-smith's procedural modifications name them. */
 export type MutationKind =

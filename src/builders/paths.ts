@@ -1,26 +1,12 @@
 import { posix } from "node:path";
 
-export type BuilderLanguage = "python" | "typescript" | "javascript";
+import { languageOf, type SyntaxLanguage } from "../syntax/index.js";
+
+export type BuilderLanguage = SyntaxLanguage;
+export { languageOf };
 
 /** Agent instruction files: a task's checkout must not carry the maintainers' notes to agents. */
 export const AGENT_FILES: ReadonlySet<string> = new Set(["AGENTS.md", "CLAUDE.md"]);
-
-const SOURCE_EXTENSIONS: Record<string, BuilderLanguage> = {
-  ".py": "python",
-  ".ts": "typescript",
-  ".tsx": "typescript",
-  ".mts": "typescript",
-  ".cts": "typescript",
-  ".js": "javascript",
-  ".jsx": "javascript",
-  ".mjs": "javascript",
-  ".cjs": "javascript",
-};
-
-/** The language of a code file by its extension, or undefined for docs, data and config. */
-export function languageOf(path: string): BuilderLanguage | undefined {
-  return SOURCE_EXTENSIONS[posix.extname(path)];
-}
 
 /**
  * A test file by the conventions SPEC §5 lists for touches_tests: a `test`/`tests`/`__tests__`

@@ -4,6 +4,7 @@
  * Checked from the outside, through main(), against every option name any command knows.
  */
 import { describe, expect, it } from "vitest";
+import { BON_CURVE_OPTIONS } from "./bon-curve-command.js";
 import { IMAGE_SIZE_OPTIONS } from "./cua-image-size.js";
 import { CUA_OPTIONS } from "./cua-options.js";
 import { ENV_BUILD_OPTIONS, ENV_LIST_OPTIONS, ENV_PRUNE_OPTIONS } from "./env-command.js";
@@ -48,9 +49,11 @@ const COMMANDS: readonly (readonly string[])[] = [
   ["env", "build"],
   ["env", "list"],
   ["env", "prune"],
+  ["bon-curve"],
 ];
 
 const TABLES = [
+  BON_CURVE_OPTIONS,
   RUN_OPTIONS,
   SUITE_OPTIONS,
   GRADE_OPTIONS,

@@ -1,3 +1,4 @@
+import { BON_CURVE_HELP } from "./bon-curve-command.js";
 import { CUA_HELP } from "./cua-options.js";
 import { ENV_HELP } from "./env-command.js";
 import { EXPERIMENT_HELP, INSPECT_HELP } from "./experiment-options.js";
@@ -21,6 +22,7 @@ Commands:
   experiment  write, check and run experiment files: arms × tasks × repeats (init, validate, run, report)
   inspect     one run's trajectory, patch and grading as an offline HTML page
   env         environments built once per repository commit: build, list, prune
+  bon-curve   coverage (pass@n) against best-of-n under a noisy verifier, computed exactly
   worker      run queued attempts and grading jobs from a Redis (experiment run / grade --redis)
   doctor      which sandbox backends work on this machine, and why not
   sandbox     run one command in a sandbox (acilab sandbox exec -- CMD)
@@ -41,6 +43,7 @@ const COMMAND_HELP: Record<string, string> = {
   inspect: INSPECT_HELP,
   env: ENV_HELP,
   worker: WORKER_HELP,
+  "bon-curve": BON_CURVE_HELP,
 };
 
 export function helpFor(command: string | undefined): string {

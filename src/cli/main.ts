@@ -1,4 +1,5 @@
 import { policyFor, sandboxOption, UsageError } from "./args.js";
+import { bonCurveCommand } from "./bon-curve-command.js";
 import { cuaCommand } from "./cua-command.js";
 import { envCommand } from "./env-command.js";
 import { experimentCommand } from "./experiment-command.js";
@@ -55,6 +56,8 @@ export async function main(
         return await inspectCommand(rest, out, err);
       case "worker": // queued work on BullMQ/Redis (src/cli/worker-command.ts, src/scale)
         return await workerCommand(rest, out);
+      case "bon-curve": // seed 000's verifier model, exactly (src/stats/sampling.ts)
+        return await bonCurveCommand(rest, out);
       case "cua": // computer-use tasks (src/cli/cua-command.ts)
         return await cuaCommand(rest, out, { interruptSignal });
       default:

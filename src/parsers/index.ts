@@ -16,6 +16,7 @@ export { parseNodeSpec } from "./node-spec.js";
 export { parseNodeTap } from "./node-tap.js";
 export { parsePytest } from "./pytest.js";
 export {
+  isPassing,
   LOG_PARSER_NAMES,
   type LogParserName,
   type SuiteRan,

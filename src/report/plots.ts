@@ -262,6 +262,52 @@ export function tokensPlot(analysis: Analysis, rows: readonly AttemptRow[]): Plo
   };
 }
 
+/** One named curve over n = 1, 2, …: pass@n, a selector's best-of-n, a modelled verifier's. */
+export interface Curve {
+  name: string;
+  /** values[n − 1] is the rate at n candidates. */
+  values: readonly number[];
+  /** Drawn dashed: a model's prediction rather than a measurement. */
+  dashed?: boolean;
+}
+
+/** Coverage against selection: the rate at n candidates for each curve, on one pair of axes. */
+export function samplingPlot(title: string, caption: string, curves: readonly Curve[]): Plot {
+  const values = curves.flatMap((c) =>
+    c.values.map((rate, i) => ({ curve: c.name, n: i + 1, rate, style: c.dashed ? "model" : "measured" })),
+  );
+  return {
+    id: "sampling",
+    title,
+    caption,
+    spec: {
+      $schema: SCHEMA,
+      width: WIDTH,
+      height: 280,
+      config: CONFIG,
+      data: { values },
+      mark: { type: "line", point: true },
+      encoding: {
+        x: {
+          field: "n",
+          type: "quantitative",
+          title: "candidates per task (n)",
+          scale: { type: "log", base: 2 },
+        },
+        y: {
+          field: "rate",
+          type: "quantitative",
+          scale: { domain: [0, 1] },
+          axis: { format: "%" },
+          title: null,
+        },
+        color: { field: "curve", type: "nominal", sort: curves.map((c) => c.name), title: null },
+        strokeDash: { field: "style", type: "nominal", title: null },
+      },
+    },
+  };
+}
+
 export function experimentPlots(analysis: Analysis, rows: readonly AttemptRow[]): Plot[] {
   return [resolveRatePlot(analysis), costPlot(analysis), gridPlot(analysis), tokensPlot(analysis, rows)];
 }

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import type { BuilderLanguage } from "./paths.js";
+import type { SyntaxLanguage } from "./languages.js";
 
 /**
  * tree-sitter through @vscode/tree-sitter-wasm: web-tree-sitter and prebuilt grammar .wasm files in
@@ -12,7 +12,7 @@ export type SyntaxNode = import("@vscode/tree-sitter-wasm").Node;
 export type Parser = import("@vscode/tree-sitter-wasm").Parser;
 
 const require = createRequire(import.meta.url);
-const GRAMMARS: Record<BuilderLanguage, string> = {
+const GRAMMARS: Record<SyntaxLanguage, string> = {
   python: "tree-sitter-python.wasm",
   typescript: "tree-sitter-typescript.wasm",
   javascript: "tree-sitter-javascript.wasm",
@@ -35,7 +35,7 @@ async function module(): Promise<TreeSitterModule> {
 }
 
 /** A parser for the language (tsx files use the TSX grammar); one per grammar per process. */
-export function parserFor(language: BuilderLanguage, path = ""): Promise<Parser> {
+export function parserFor(language: SyntaxLanguage, path = ""): Promise<Parser> {
   const grammar = path.endsWith(".tsx") ? "tree-sitter-tsx.wasm" : GRAMMARS[language];
   let parser = parsers.get(grammar);
   if (!parser) {
@@ -59,7 +59,7 @@ export function parserFor(language: BuilderLanguage, path = ""): Promise<Parser>
  * path-to-regexp's 55 KB spec file candidate after candidate.)
  */
 export async function withParsed<T>(
-  language: BuilderLanguage,
+  language: SyntaxLanguage,
   path: string,
   source: string,
   use: (root: SyntaxNode) => T | Promise<T>,
