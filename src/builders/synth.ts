@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { BackendChoice } from "../sandbox/index.js";
+import { seededRandom } from "../stats/index.js";
 import type { Instance } from "../swebench/index.js";
 import { dropAgentFiles, failingTests, splitTests, unusableRun, writeInstances } from "./assemble.js";
 import { detectRepo, type TestCommandOverride, type TestSetup } from "./detect.js";
@@ -28,17 +29,8 @@ export interface SynthOptions {
   onCandidate?: (c: CandidateOutcome) => void;
 }
 
-/** mulberry32: a small seeded PRNG, so `--seed` picks the same mutants on every machine. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded PRNG `--seed` picks mutants with, the same on every machine (src/stats). */
+export { seededRandom };
 
 function shuffle<T>(items: T[], random: () => number): T[] {
   for (let i = items.length - 1; i > 0; i--) {

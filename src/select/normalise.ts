@@ -10,24 +10,18 @@ import { languageOf, type SyntaxLanguage, type SyntaxNode, walk, withParsed } fr
 import { applyFileDiff, type FileDiff, readDiff } from "./diff-files.js";
 
 /** The nodes an edit is attributed to: the innermost enclosing one of these, else the top-level statement. */
+const JS_UNITS: ReadonlySet<string> = new Set([
+  "function_declaration",
+  "generator_function_declaration",
+  "method_definition",
+  "function_expression",
+  "arrow_function",
+  "class_declaration",
+]);
 const UNITS: Record<SyntaxLanguage, ReadonlySet<string>> = {
   python: new Set(["function_definition", "class_definition"]),
-  typescript: new Set([
-    "function_declaration",
-    "generator_function_declaration",
-    "method_definition",
-    "function_expression",
-    "arrow_function",
-    "class_declaration",
-  ]),
-  javascript: new Set([
-    "function_declaration",
-    "generator_function_declaration",
-    "method_definition",
-    "function_expression",
-    "arrow_function",
-    "class_declaration",
-  ]),
+  typescript: JS_UNITS,
+  javascript: JS_UNITS,
 };
 
 export interface NormalisedPatch {

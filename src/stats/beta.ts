@@ -3,18 +3,7 @@
  * per-candidate success probabilities pile up near 0 and 1, as seed 000's cell does. Seeded so that a
  * curve printed today is the curve printed tomorrow.
  */
-
-/** mulberry32: small, fast, and the same on every machine. */
-function uniform(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "./random.js";
 
 /** Marsaglia & Tsang (2000) for shape ≥ 1; shape < 1 by the boost Gamma(a) = Gamma(a + 1)·U^(1/a). */
 function gamma(shape: number, u: () => number): number {
@@ -38,7 +27,7 @@ function gamma(shape: number, u: () => number): number {
 export function betaSample(a: number, b: number, count: number, seed = 0): number[] {
   if (!(a > 0 && b > 0 && Number.isFinite(a) && Number.isFinite(b)))
     throw new RangeError(`beta: both shapes must be numbers > 0, got a=${a}, b=${b}`);
-  const u = uniform(seed);
+  const u = seededRandom(seed);
   return Array.from({ length: count }, () => {
     const x = gamma(a, u);
     const y = gamma(b, u);

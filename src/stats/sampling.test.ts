@@ -1,19 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { betaSample } from "./beta.js";
 import { normalCdf } from "./normal.js";
+import { seededRandom } from "./random.js";
 import { BON_TOLERANCE, bonCurve, passAtK } from "./sampling.js";
 
-/** mulberry32 and Box–Muller: a seeded Monte Carlo, so a failure replays. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Box–Muller over the seeded PRNG: a Monte Carlo a failure can replay. */
 function gaussian(u: () => number): () => number {
   return () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u());
 }
@@ -86,7 +77,7 @@ describe("bonCurve", () => {
   });
 
   it("agrees with a Monte Carlo run within its error", () => {
-    const u = rng(7);
+    const u = seededRandom(7);
     const z = gaussian(u);
     const p = [0.15, 0.5, 0.85];
     const nMax = 6;
