@@ -68,12 +68,13 @@ function statuses(instance: Instance, testOutput: string): TestStatusMap {
   return "error" in read ? new Map() : LOG_PARSERS[instance.log_parser](read.output);
 }
 
+/** A test id from a pooled file: pytest's `path::name`, or any runner's id that names the file. */
 const inPool = (id: string, files: TaskEvidence["reproductionFiles"]) =>
-  files.some((f) => id === f.pooledAs || id.startsWith(`${f.pooledAs}::`) || id.includes(f.pooledAs));
+  files.some((f) => id.includes(f.pooledAs));
 
 /**
- * Runs the visible tests and the pooled reproduction tests at the base and on each candidate's fix.
- * `workers` candidate runs at once.
+ * Runs the visible tests and the pooled reproduction tests at the base and on each candidate's fix,
+ * one grading run after another.
  */
 export async function gatherTestEvidence(
   instance: Instance,

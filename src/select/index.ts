@@ -23,7 +23,6 @@ export {
   MissingEvidence,
   parseChain,
   SELECTOR_NAMES,
-  SELECTOR_NEEDS,
   type SelectorName,
   type TestEvidence,
 } from "./selectors.js";

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { loadTask, taskInstance } from "../tasks/index.js";
+import { git } from "../workspace/index.js";
 import { gatherTestEvidence, poolReproductions } from "./evidence.js";
 import { normalisePatch } from "./normalise.js";
 import { type Candidate, choose, MissingEvidence, parseChain, type TestEvidence } from "./selectors.js";
@@ -103,8 +104,7 @@ describe("test evidence and the Agentless chain on median-even", () => {
   });
 });
 
-async function baseFile(repo: string, commit: string): Promise<string> {
-  const { git } = await import("../workspace/index.js");
+function baseFile(repo: string, commit: string): Promise<string> {
   return git(repo, ["show", `${commit}:textstats/core.py`]);
 }
 

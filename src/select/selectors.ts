@@ -9,14 +9,6 @@
 export const SELECTOR_NAMES = ["oracle", "regression", "reproduction", "vote"] as const;
 export type SelectorName = (typeof SELECTOR_NAMES)[number];
 
-/** What a stage reads, beyond the candidate's patch: evidence a run must have kept. */
-export const SELECTOR_NEEDS: Readonly<Record<SelectorName, "verdict" | "tests" | "normalised">> = {
-  oracle: "verdict",
-  regression: "tests",
-  reproduction: "tests",
-  vote: "normalised",
-};
-
 export interface Chain {
   /** As written, e.g. "regression>reproduction>vote". */
   spec: string;
@@ -79,9 +71,8 @@ export class MissingEvidence extends Error {
   override name = "MissingEvidence";
 }
 
-/** The candidates with the least of `score` (or the most, with `most`). */
-function best(candidates: Candidate[], score: (c: Candidate) => number, most: boolean): Candidate[] {
-  const scores = candidates.map(score);
+/** The candidates with the least score (or the most, with `most`); scores[i] is candidates[i]'s. */
+function best(candidates: Candidate[], scores: readonly number[], most: boolean): Candidate[] {
   const target = most ? Math.max(...scores) : Math.min(...scores);
   return candidates.filter((_, i) => scores[i] === target);
 }
@@ -110,13 +101,17 @@ export function choose(chain: Chain, candidates: readonly Candidate[]): Choice {
         case "regression":
           // Fewest regressions: "drop those that break a passing test", and when every one breaks
           // something, the least damage rather than nothing to submit.
-          left = best(left, (c) => testsOf(c, stage).regressions, false);
+          left = best(
+            left,
+            left.map((c) => testsOf(c, stage).regressions),
+            false,
+          );
           break;
         case "reproduction": {
           const scores = left.map((c) => testsOf(c, stage).reproductionsPassed);
           if (scores.every((s) => s === 0))
             notes.push("reproduction: no candidate passes a reproduction test");
-          else left = best(left, (c) => testsOf(c, stage).reproductionsPassed, true);
+          else left = best(left, scores, true);
           break;
         }
         case "vote": {
