@@ -156,7 +156,14 @@ export class BrowserEnvironment implements Environment {
     // An input event may have started a navigation (form submit, link, Enter) or a fetch: let it land,
     // so the next capture sees the new page rather than a page between documents.
     if (action.kind === "wait" || action.kind === "move" || action.kind === "scroll") return;
-    await this.activity.afterInput();
+    await this.activity.afterInput(() => this.pageTargets());
+  }
+
+  /** Pages the browser has open, reported to Playwright or not yet (CDP's own list of targets). */
+  private async pageTargets(): Promise<number> {
+    const { cdp } = this.live();
+    const { targetInfos } = await cdp.send("Target.getTargets");
+    return targetInfos.filter((t) => t.type === "page").length;
   }
 
   private async input(action: ScreenAction): Promise<void> {

@@ -23,9 +23,11 @@ export class PageActivity {
   private readonly inFlight = new Set<Request>();
   /** Settles when the latest top-level navigation or new page has loaded (or closed). */
   private navigation: Promise<void> | undefined;
+  private context: BrowserContext | undefined;
 
   /** Record top-level navigations (they start with a navigation request) and every request in flight. */
   watch(context: BrowserContext): void {
+    this.context = context;
     context.on("request", (request) => {
       this.inFlight.add(request);
       this.pageHosts.add(hostOf(request.url()));
@@ -46,11 +48,42 @@ export class PageActivity {
     );
   }
 
-  /** After an input event: let a navigation or fetch it started land (each wait capped). */
-  async afterInput(): Promise<void> {
+  /**
+   * After an input event: let a navigation or fetch it started land (each wait capped).
+   * `pageTargets` counts the pages the browser itself has open right now.
+   */
+  async afterInput(pageTargets?: () => Promise<number>): Promise<void> {
     if (!this.navigation) await sleep(NAVIGATION_GRACE_MS);
+    if (!this.navigation && pageTargets) await this.unreportedPage(pageTargets);
     await this.settleNavigation();
     await this.networkQuiet();
+  }
+
+  /**
+   * A popup the browser has already made may reach Playwright's "page" event only after the grace
+   * (a loaded machine): while the browser counts more pages than the context has reported, wait
+   * (capped) for the report or for the counts to agree (a closing page leaves both lists at its own
+   * pace), rather than guess a longer grace.
+   */
+  private async unreportedPage(pageTargets: () => Promise<number>): Promise<void> {
+    const context = this.context;
+    if (!context) return;
+    let reported = false;
+    const onPage = (): void => {
+      reported = true;
+    };
+    context.on("page", onPage); // before the first count, so a report in between is not missed
+    try {
+      const deadline = performance.now() + NAVIGATION_SETTLE_MS;
+      while (!reported && performance.now() < deadline) {
+        if ((await pageTargets()) <= context.pages().length) return;
+        await sleep(25);
+      }
+    } catch {
+      // The page asked closed meanwhile: nothing to wait for.
+    } finally {
+      context.off("page", onPage);
+    }
   }
 
   /** Wait (capped) for the latest navigation seen to load; a no-op when none is pending. */
