@@ -4,6 +4,7 @@ import {
   type AttemptEvent,
   type AttemptRow,
   DB_FILE,
+  type EvidenceEvent,
   ExperimentError,
   type ExperimentRun,
   formatProblem,
@@ -97,6 +98,11 @@ export async function experimentRunCommand(
         });
       },
       onAttempt: (e) => progress?.tick(attemptTick(e)),
+      onEvidence: (e) => {
+        // The attempts are all in: their display gives way to the evidence lines.
+        if (e.finished === 1) progress?.close();
+        out(evidenceLine(e));
+      },
     });
     everyAttemptFinished = !run.interrupted && run.rows.every((r) => r.status !== "pending");
   } catch (e) {
@@ -119,6 +125,27 @@ export async function experimentRunCommand(
     return 130;
   }
   return 0;
+}
+
+/** `selection evidence [1/3] json · median-even: 8 candidates · 2 distinct patches · 25 visible tests passing at the base, 1 valid reproduction tests · 12.0 s`. */
+function evidenceLine(e: EvidenceEvent): string {
+  const g = e.group;
+  const head = `selection evidence [${e.finished}/${e.total}] ${g.arm}${g.arm_version > 1 ? `@${g.arm_version}` : ""} · ${g.task}`;
+  if (e.error !== undefined) return `${head}: not gathered — ${e.error}; run the same command again to retry`;
+  const ev = e.evidence;
+  if (!ev) return `${head}: not gathered`;
+  const parts = [`${ev.candidates.length} candidates`];
+  if (ev.normalised) {
+    const distinct = new Set(ev.candidates.map((c) => c.normalised)).size;
+    parts.push(`${distinct} distinct patch${distinct === 1 ? "" : "es"}`);
+  }
+  if (ev.tests)
+    parts.push(
+      ev.base_error !== null
+        ? `tests unusable (${ev.base_error})`
+        : `${ev.base_passing} visible tests passing at the base, ${ev.reproductions} valid reproduction tests`,
+    );
+  return `${head}: ${parts.join(" · ")} · ${ev.wall_s.toFixed(1)} s`;
 }
 
 /** The arms' policies, with what `auto` picked on this machine: a report never hides who acted. */

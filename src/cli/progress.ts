@@ -152,6 +152,7 @@ export function createProgress(options: {
     options.write(`\r\x1b[2K${progressLine(state)}${more ? ` · ${more}` : ""}`);
   };
   let timer: NodeJS.Timeout | undefined;
+  let closed = false;
   if (options.tty && options.total > 0) {
     draw();
     timer = setInterval(draw, TICK_MS);
@@ -170,6 +171,9 @@ export function createProgress(options: {
       else options.line(t.line);
     },
     close: () => {
+      // Once: a caller may end the display early (an experiment's evidence lines follow it).
+      if (closed) return;
+      closed = true;
       if (timer) clearInterval(timer);
       if (options.tty && options.total > 0) {
         draw();

@@ -161,8 +161,12 @@ if [ \${#restore[@]} -gt 0 ]; then
   cp .git/index /tmp/index && GIT_INDEX_FILE=/tmp/index ${GIT} checkout "$base" -- "\${restore[@]}" >&2 ||
     { echo "acilab: could not restore the test files from $base" >&2; exit ${STEP_FAILED}; }
 fi
-${GIT} apply --whitespace=nowarn /tmp/test.patch >&2 ||
-  { echo "acilab: the test patch does not apply after restoring its files" >&2; exit ${STEP_FAILED}; }
+# An empty test patch (tests already in the repository, or a selection run with no reproduction
+# tests) has nothing to apply; git apply would call it an error.
+if [ -s /tmp/test.patch ]; then
+  ${GIT} apply --whitespace=nowarn /tmp/test.patch >&2 ||
+    { echo "acilab: the test patch does not apply after restoring its files" >&2; exit ${STEP_FAILED}; }
+fi
 for f in "$@"; do
   if [ -f "$f" ] && [ ! -L "$f" ]; then printf '\\0%s\\0' "$f"; cat -- "$f"; fi
 done`;

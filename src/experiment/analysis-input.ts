@@ -10,6 +10,12 @@ import { builtinTasksDir, listTaskIds, loadTask } from "../tasks/index.js";
 import { readTrajectory } from "../trajectory/index.js";
 import type { AnalysisInput, ReadTrajectory, StoredArm } from "./analyze.js";
 import { attemptDir } from "./run.js";
+import type {
+  EvidenceCandidateRow,
+  EvidenceGroupRow,
+  RecordedSampling,
+  SamplingEvidence,
+} from "./sampling-analysis.js";
 import { type AttemptRow, checkVersion, DB_FILE, StoreRefused } from "./store.js";
 
 /** A trajectory larger than this is not parsed (a report must not run out of memory on one attempt). */
@@ -58,6 +64,58 @@ function testCommandsOf(ids: Iterable<string>): Map<string, string[]> {
   return commands;
 }
 
+/** The sampling a run recorded; a value this acilab cannot read is left out, with the report saying nothing of it. */
+function recordedSampling(value: string | undefined): RecordedSampling | null {
+  if (value === undefined) return null;
+  try {
+    const parsed = JSON.parse(value) as Partial<RecordedSampling>;
+    if (typeof parsed.samples === "number" && Array.isArray(parsed.selectors))
+      return { samples: parsed.samples, selectors: parsed.selectors.filter((s) => typeof s === "string") };
+  } catch {
+    // not JSON: not ours
+  }
+  return null;
+}
+
+/** The selection tables, if the store has them (a store from before they existed has none). */
+function readEvidence(db: Database.Database): SamplingEvidence {
+  const has = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'selection_evidence'")
+    .get();
+  if (!has) return { groups: [], candidates: new Map() };
+  const groups = db
+    .prepare<
+      [],
+      Omit<EvidenceGroupRow, "attempt_ids" | "tests" | "normalised"> & {
+        attempt_ids: string;
+        tests: number;
+        normalised: number;
+      }
+    >(
+      "SELECT arm, arm_version, task_kind, task, attempt_ids, tests, normalised, base_passing, reproductions, base_error FROM selection_groups",
+    )
+    .all()
+    .map((g) => ({
+      ...g,
+      attempt_ids: JSON.parse(g.attempt_ids) as number[],
+      tests: g.tests === 1,
+      normalised: g.normalised === 1,
+    }));
+  const bool = (v: number | null) => (v === null ? null : v === 1);
+  const candidates = new Map<number, EvidenceCandidateRow>(
+    db
+      .prepare<
+        [],
+        Omit<EvidenceCandidateRow, "has_patch" | "applied"> & { has_patch: number; applied: number | null }
+      >(
+        "SELECT attempt_id, has_patch, normalised, applied, regressions, reproductions_passed FROM selection_evidence",
+      )
+      .all()
+      .map((c) => [c.attempt_id, { ...c, has_patch: c.has_patch === 1, applied: bool(c.applied) }]),
+  );
+  return { groups, candidates };
+}
+
 /**
  * Everything the analysis needs from DIR. `baseline` overrides the one the run recorded; a store
  * from before baselines were recorded falls back to its first arm.
@@ -102,6 +160,7 @@ export function readExperimentDir(dir: string, baseline?: string): AnalysisInput
         readAttemptTrajectory(join(dir, r.trajectory ?? join(attemptDir(r), "trajectory.jsonl"))),
       );
     }
+    const sampling = recordedSampling(meta.get("sampling"));
     const coding = attempts.filter((r) => r.status === "done" && r.task_kind === "coding");
     const testCommands = testCommandsOf(coding.map((r) => r.task));
     return {
@@ -112,6 +171,8 @@ export function readExperimentDir(dir: string, baseline?: string): AnalysisInput
       attempts,
       trajectories,
       testCommands,
+      sampling,
+      evidence: sampling ? readEvidence(db) : { groups: [], candidates: new Map() },
     };
   } finally {
     db.close();

@@ -1,6 +1,7 @@
 /** The shape of an experiment's analysis: what `acilab experiment report --format json` prints. */
 import type { McNemar, PairedTable, Proportion, Spread } from "../stats/index.js";
 import type { TrajectoryRecord } from "../trajectory/index.js";
+import type { RecordedSampling, SamplingAnalysis, SamplingEvidence } from "./sampling-analysis.js";
 import type { AttemptRow } from "./store.js";
 import type { Failure, FailureClass, TrajectoryState } from "./taxonomy.js";
 
@@ -27,6 +28,9 @@ export interface AnalysisInput {
   trajectories: ReadonlyMap<number, ReadTrajectory>;
   /** A coding task's test command, for "never ran the tests" (by task id). */
   testCommands?: ReadonlyMap<string, readonly string[]>;
+  /** The sampling the run recorded (experiments with samples), and the selection evidence it kept. */
+  sampling?: RecordedSampling | null;
+  evidence?: SamplingEvidence;
 }
 
 export interface AttemptAnalysis {
@@ -101,5 +105,7 @@ export interface Analysis {
   /** grid[arm][task id] */
   grid: Record<string, Record<string, GridCell>>;
   attempts: AttemptAnalysis[];
+  /** Coverage against selection, per arm: set for experiments with samples. */
+  sampling: SamplingAnalysis | null;
   warnings: string[];
 }

@@ -14,6 +14,7 @@ import type {
   GridCell,
   StoredArm,
 } from "./analysis-types.js";
+import { analyzeSampling } from "./sampling-analysis.js";
 import type { AttemptRow } from "./store.js";
 import { classifyFailure, FAILURE_CLASSES } from "./taxonomy.js";
 
@@ -218,6 +219,14 @@ export function analyzeExperiment(input: AnalysisInput): Analysis {
     arms,
     grid,
     attempts: [...analysed.values()],
+    sampling: input.sampling
+      ? analyzeSampling(
+          input.sampling,
+          input.arms,
+          input.attempts,
+          input.evidence ?? { groups: [], candidates: new Map() },
+        )
+      : null,
   };
   return { ...analysis, warnings: warningsOf(analysis, baselineArm !== undefined) };
 }

@@ -78,6 +78,15 @@ export const runAttemptHere: AttemptExecutor = (attempt, signal) =>
     ...(signal ? { signal } : {}),
   });
 
+/** A coding task reference's task: built-in by id, else the instance from its file (or as given). */
+export function codingTask(ref: TaskRef, instance?: Instance): Task {
+  return ref.source === "builtin"
+    ? loadTask(ref.id)
+    : instance
+      ? taskFromInstance(instance, ref.source)
+      : instanceTask(ref.source, ref.id);
+}
+
 /** The kind's runnable task for this arm; `policySpec` is the resolved one (never `auto`). */
 export function attemptTask(
   ref: TaskRef,
@@ -90,12 +99,7 @@ export function attemptTask(
   const actionFormat = fields.action_format as ActionFormat | undefined;
   switch (ref.kind) {
     case "coding": {
-      const task =
-        ref.source === "builtin"
-          ? loadTask(ref.id)
-          : instance
-            ? taskFromInstance(instance, ref.source)
-            : instanceTask(ref.source, ref.id);
+      const task = codingTask(ref, instance);
       const options: CodingOptions = {
         tools: fields.tools ?? DEFAULT_TOOLS,
         history: fields.history ?? "all",

@@ -34,6 +34,9 @@ export {
 } from "./load.js";
 export { ExperimentError, formatProblem } from "./problems.js";
 export { type AttemptEvent, attemptDir, type ExperimentRun, type RunStart, runExperiment } from "./run.js";
+export type { ArmSampling, ChainResult, SamplingAnalysis } from "./sampling-analysis.js";
+export type { Sampling } from "./sampling-spec.js";
+export type { EvidenceEvent } from "./selection-evidence.js";
 export type { Problem } from "./source.js";
 export {
   type ArmVersion,

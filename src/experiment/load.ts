@@ -7,6 +7,7 @@ import { resolve } from "node:path";
 import { duplicateNames, type ResolvedArm, resolveArms, unreadFields } from "./arms.js";
 import type { RunFields } from "./fields.js";
 import { ExperimentError, problemAt, schemaProblems } from "./problems.js";
+import { checkSampling, type Sampling } from "./sampling-spec.js";
 import { armsAsList, ExperimentSchema } from "./schema.js";
 import { type Path, type Problem, parseSource } from "./source.js";
 import { builtinCatalog, resolveTasks, type TaskRef } from "./tasks.js";
@@ -21,6 +22,8 @@ export interface Experiment {
   seed: number;
   /** An arm's name: the one the others are compared with (the first arm unless the file says). */
   baseline: string;
+  /** Set when the file asks for `samples`: `repeats` is then the number of samples. */
+  sampling: Sampling | null;
 }
 
 export interface LoadedExperiment {
@@ -95,6 +98,9 @@ export function checkExperiment(
     );
   const kinds = new Set(resolved.tasks.map((t) => t.kind));
   problems.push(...unreadFields(base, spec.arms, kinds).map((p) => at(p.path, p.message)));
+  const wroteRepeats = (data as { repeats?: unknown }).repeats !== undefined;
+  const { sampling, problems: samplingProblems } = checkSampling(spec, wroteRepeats, kinds);
+  problems.push(...samplingProblems.map((p) => at(p.path, p.message)));
   if (problems.length > 0) throw new ExperimentError(shown, inFileOrder(problems));
 
   return {
@@ -102,10 +108,11 @@ export function checkExperiment(
       file,
       name: spec.name,
       ...(spec.description !== undefined ? { description: spec.description } : {}),
-      repeats: spec.repeats,
+      repeats: sampling ? sampling.samples : spec.repeats,
       workers: spec.workers,
       seed: spec.seed,
       baseline,
+      sampling,
     },
     arms: resolveArms(base, spec.arms),
     tasks: resolved.tasks,

@@ -11,6 +11,7 @@ import { forEachLimited } from "../pool/index.js";
 import type { RunResult } from "../run/index.js";
 import { type AttemptExecutor, attemptOutcome, NoScript, runAttemptHere } from "./attempt.js";
 import type { LoadedExperiment } from "./load.js";
+import { type EvidenceEvent, gatherSelection } from "./selection-evidence.js";
 import { type ArmVersion, type AttemptKey, type AttemptRow, AttemptStore } from "./store.js";
 import { HEARTBEAT_MS } from "./store-holder.js";
 
@@ -32,6 +33,8 @@ export interface RunExperimentOptions {
   onStart?: (start: RunStart) => void;
   /** Told of every attempt this run finishes (done, no_script or error). */
   onAttempt?: (event: AttemptEvent) => void;
+  /** Told of every (arm, task) group whose selection evidence this run gathers (experiments with samples). */
+  onEvidence?: (event: EvidenceEvent) => void;
 }
 
 export interface RunStart {
@@ -62,6 +65,8 @@ export interface ExperimentRun {
   /** Set when the database was taken over from a dead or stale holder. */
   tookOver: string | undefined;
   interrupted: boolean;
+  /** Groups whose selection evidence this run gathered, and how many of them failed. */
+  evidence: { groups: number; failed: number };
 }
 
 /** Where an attempt's files go, relative to DIR. Version 1 keeps the plain arm name. */
@@ -94,6 +99,7 @@ export async function runExperiment(
   try {
     const arms = store.syncArms(loaded.arms, options.newArmVersion === true);
     store.recordBaseline(loaded.experiment.baseline);
+    store.recordSampling(loaded.experiment.sampling);
     const keys: AttemptKey[] = arms.flatMap((arm) =>
       loaded.tasks.flatMap((task) =>
         Array.from({ length: loaded.experiment.repeats }, (_, i) => ({
@@ -169,6 +175,22 @@ export async function runExperiment(
     };
     const workers = options.workers ?? loaded.experiment.workers;
     await forEachLimited(pending, { workers, ...(options.signal ? { signal: options.signal } : {}) }, runOne);
+    const evidence = { groups: 0, failed: 0 };
+    const sampling = loaded.experiment.sampling;
+    // Evidence is gathered where the store is (the coordinator of a queue run too): it grades on this
+    // machine, after every sample of a group is in.
+    if (sampling && !options.signal?.aborted)
+      evidence.groups = await gatherSelection(store, store.attempts(arms), options.dir, sampling, {
+        taskOf: (row) => taskOf.get(`${row.task_kind}:${row.task}`),
+        fieldsOf: (arm) => fieldsOf.get(arm) ?? {},
+        workers: Math.min(workers, loaded.experiment.workers),
+        ...(options.signal ? { signal: options.signal } : {}),
+        onGroup: (e) => {
+          if (e.error !== undefined) evidence.failed += 1;
+          store.heartbeat();
+          options.onEvidence?.(e);
+        },
+      });
     return {
       arms,
       rows: store.attempts(arms),
@@ -176,6 +198,7 @@ export async function runExperiment(
       requeued,
       tookOver: store.tookOver,
       interrupted: options.signal?.aborted === true,
+      evidence,
     };
   } finally {
     clearInterval(beat);

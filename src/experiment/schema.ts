@@ -10,6 +10,11 @@ export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 export const MAX_NAME = 64;
 /** More repeats than this is a typo for a seed or a count of tasks; nobody runs 1,000 copies. */
 export const MAX_REPEATS = 100;
+/**
+ * More candidates per task than this is a typo or a budget nobody meant: Agentless samples 40, and
+ * every candidate is a whole run plus a grading run per test-based selector.
+ */
+export const MAX_SAMPLES = 100;
 /** More workers than this starts more sandboxes and browsers than one machine holds. */
 export const MAX_WORKERS = 64;
 
@@ -28,6 +33,8 @@ const wholeNumber = (min: number, max: number) => {
   return z.number({ error: message }).int(message).min(min, message).max(max, message);
 };
 
+const SAMPLES_MESSAGE = `must be a whole number from 1 to ${MAX_SAMPLES} — candidates per task (Agentless samples 40)`;
+
 export const ExperimentSchema = z.strictObject({
   name: z
     .string({ error: "name is the experiment's name, as text" })
@@ -44,6 +51,18 @@ export const ExperimentSchema = z.strictObject({
     })
     .min(1, "tasks is empty: list at least one task"),
   repeats: wholeNumber(1, MAX_REPEATS).default(1),
+  samples: z
+    .number({ error: SAMPLES_MESSAGE })
+    .int(SAMPLES_MESSAGE)
+    .min(1, SAMPLES_MESSAGE)
+    .max(MAX_SAMPLES, SAMPLES_MESSAGE)
+    .optional(),
+  selectors: z
+    .array(z.string({ error: "a selector is text, e.g. vote or regression>reproduction>vote" }), {
+      error: "selectors is a list of selector chains, e.g. [oracle, vote, regression>reproduction>vote]",
+    })
+    .min(1, "selectors is empty: list a chain, e.g. [oracle, vote], or drop the field")
+    .optional(),
   workers: wholeNumber(1, MAX_WORKERS).default(2),
   baseline: armName.optional(),
   seed: z

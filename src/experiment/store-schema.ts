@@ -50,4 +50,32 @@ CREATE TABLE IF NOT EXISTS attempts (
   FOREIGN KEY (arm, arm_version) REFERENCES arms (name, version)
 );
 CREATE INDEX IF NOT EXISTS attempts_status ON attempts (status);
+-- Selection evidence (experiments with samples): added tables, so a store of schema version 1
+-- without them is still version 1 — a report of it finds no evidence, and a run gathers it.
+CREATE TABLE IF NOT EXISTS selection_groups (
+  arm            TEXT NOT NULL,
+  arm_version    INTEGER NOT NULL,
+  task_kind      TEXT NOT NULL,
+  task           TEXT NOT NULL,
+  -- The attempt ids the evidence is of, in sample order, as JSON: evidence of other attempts is stale.
+  attempt_ids    TEXT NOT NULL,
+  tests          INTEGER NOT NULL,
+  normalised     INTEGER NOT NULL,
+  base_passing   INTEGER,
+  reproductions  INTEGER,
+  base_error     TEXT,
+  detail         TEXT,
+  wall_s         REAL NOT NULL,
+  gathered_at    TEXT NOT NULL,
+  PRIMARY KEY (arm, arm_version, task_kind, task)
+);
+CREATE TABLE IF NOT EXISTS selection_evidence (
+  attempt_id           INTEGER PRIMARY KEY REFERENCES attempts (id),
+  has_patch            INTEGER NOT NULL,
+  normalised           TEXT,
+  applied              INTEGER,
+  regressions          INTEGER,
+  reproductions_passed INTEGER,
+  detail               TEXT
+);
 `;

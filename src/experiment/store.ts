@@ -60,6 +60,33 @@ export type AttemptRow = AttemptKey & { [K in keyof AttemptOutcome]: AttemptOutc
   runs: number;
 };
 
+/** A group's stored evidence, as `groupsToGather` compares it with the attempts. */
+export interface StoredGroup {
+  attempt_ids: number[];
+  tests: boolean;
+  normalised: boolean;
+}
+
+type SelectionGroupKey = Pick<AttemptKey, "arm" | "arm_version" | "task_kind" | "task">;
+
+/** What `recordSelection` stores (selection-evidence.ts's GroupEvidence). */
+export interface GroupEvidenceRecord extends StoredGroup {
+  base_passing: number | null;
+  reproductions: number | null;
+  base_error: string | null;
+  detail: unknown[] | null;
+  wall_s: number;
+  candidates: {
+    attempt_id: number;
+    has_patch: boolean;
+    normalised: string | null;
+    applied: boolean | null;
+    regressions: number | null;
+    reproductions_passed: number | null;
+    detail: string | null;
+  }[];
+}
+
 export interface ArmVersion {
   name: string;
   version: number;
@@ -168,6 +195,64 @@ export class AttemptStore {
   /** Which arm the others are compared with: the report reads it back (the file may have changed). */
   recordBaseline(name: string): void {
     this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('baseline', ?)").run(name);
+  }
+
+  /** The sampling the run asks for (samples and chains): the report reads it back. */
+  recordSampling(sampling: { samples: number; chains: { spec: string }[] } | null): void {
+    if (sampling === null) this.db.prepare("DELETE FROM meta WHERE key = 'sampling'").run();
+    else
+      this.db
+        .prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('sampling', ?)")
+        .run(JSON.stringify({ samples: sampling.samples, selectors: sampling.chains.map((c) => c.spec) }));
+  }
+
+  /** The groups that have selection evidence, and which kinds. */
+  selectionGroups(): (SelectionGroupKey & StoredGroup)[] {
+    return this.db
+      .prepare<[], SelectionGroupKey & { attempt_ids: string; tests: number; normalised: number }>(
+        "SELECT arm, arm_version, task_kind, task, attempt_ids, tests, normalised FROM selection_groups",
+      )
+      .all()
+      .map((r) => ({
+        ...r,
+        attempt_ids: JSON.parse(r.attempt_ids) as number[],
+        tests: r.tests === 1,
+        normalised: r.normalised === 1,
+      }));
+  }
+
+  /** One group's evidence, replacing what was there, in one transaction. */
+  recordSelection(group: SelectionGroupKey, evidence: GroupEvidenceRecord): void {
+    const putGroup = this.db.prepare(
+      `INSERT OR REPLACE INTO selection_groups (arm, arm_version, task_kind, task, attempt_ids, tests, normalised,
+         base_passing, reproductions, base_error, detail, wall_s, gathered_at)
+       VALUES (@arm, @arm_version, @task_kind, @task, @attempt_ids, @tests, @normalised,
+         @base_passing, @reproductions, @base_error, @detail, @wall_s, @gathered_at)`,
+    );
+    const putCandidate = this.db.prepare(
+      `INSERT OR REPLACE INTO selection_evidence (attempt_id, has_patch, normalised, applied, regressions, reproductions_passed, detail)
+       VALUES (@attempt_id, @has_patch, @normalised, @applied, @regressions, @reproductions_passed, @detail)`,
+    );
+    const bit = (b: boolean | null) => (b === null ? null : b ? 1 : 0);
+    this.db.transaction(() => {
+      putGroup.run({
+        arm: group.arm,
+        arm_version: group.arm_version,
+        task_kind: group.task_kind,
+        task: group.task,
+        attempt_ids: JSON.stringify(evidence.attempt_ids),
+        tests: bit(evidence.tests),
+        normalised: bit(evidence.normalised),
+        base_passing: evidence.base_passing,
+        reproductions: evidence.reproductions,
+        base_error: evidence.base_error,
+        detail: evidence.detail === null ? null : JSON.stringify(evidence.detail),
+        wall_s: evidence.wall_s,
+        gathered_at: new Date().toISOString(),
+      });
+      for (const c of evidence.candidates)
+        putCandidate.run({ ...c, has_patch: bit(c.has_patch), applied: bit(c.applied) });
+    })();
   }
 
   /** Inserts the attempts not there yet, as pending, in one transaction; returns how many were new. */

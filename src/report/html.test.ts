@@ -87,6 +87,7 @@ describe("plots in the page", () => {
     arms: [],
     grid: {},
     attempts: [],
+    sampling: null,
     warnings: [],
   };
   const withSvg = (svg: string | { error: string }) =>

@@ -20,6 +20,7 @@ import {
   type Table,
 } from "./cells.js";
 import type { InspectedAttempt } from "./inspect-model.js";
+import { SAMPLING_NOTE, samplingNotes, samplingSummary, samplingTable } from "./sampling-cells.js";
 
 export interface PageAssets {
   css: string;
@@ -199,6 +200,24 @@ export interface ExperimentPage {
   attempts: readonly InspectedAttempt[];
 }
 
+/** pass@k against best-of-k per arm, with the notes that say how to read it (the plots are with the others). */
+function samplingSection(analysis: Analysis): string {
+  const s = analysis.sampling;
+  if (!s) return "";
+  return `<section id="sampling"><h2>Sampling: pass@k against best-of-k</h2>
+<p>${escapeHtml(samplingSummary(s))}</p>
+${s.arms
+  .map(
+    (arm) => `<h3>${escapeHtml(`${arm.arm} (${arm.tasks} task(s), n = ${arm.n})`)}</h3>
+${table(samplingTable(arm))}
+<ul>${samplingNotes(arm)
+      .map((n) => `<li>${escapeHtml(n)}</li>`)
+      .join("")}</ul>`,
+  )
+  .join("\n")}
+<p class="note">${escapeHtml(SAMPLING_NOTE)}</p></section>`;
+}
+
 export function experimentHtml(p: ExperimentPage, assets: PageAssets): string {
   const { analysis } = p;
   const failures = failuresTable(analysis);
@@ -210,7 +229,7 @@ export function experimentHtml(p: ExperimentPage, assets: PageAssets): string {
   const body = `<header><h1>${escapeHtml(title)}</h1>
 <p class="source">${escapeHtml(designLine(analysis, p.source))}</p>
 ${banner}
-<nav><a href="#arms">Arms</a><a href="#plots">Plots</a><a href="#failures">Failures</a><a href="#per-task">Per task</a><a href="#attempts">Attempts</a></nav></header>
+<nav><a href="#arms">Arms</a><a href="#plots">Plots</a>${analysis.sampling ? '<a href="#sampling">Sampling</a>' : ""}<a href="#failures">Failures</a><a href="#per-task">Per task</a><a href="#attempts">Attempts</a></nav></header>
 <section id="arms"><h2>Arms</h2>
 <ul>${analysis.arms.map((a) => `<li>${escapeHtml(policyLine(a))}</li>`).join("")}</ul>
 ${table(summary)}
@@ -227,6 +246,7 @@ ${p.plots
   )
   .join("\n")}
 </div></section>
+${samplingSection(analysis)}
 <section id="failures"><h2>Failures</h2>
 ${failures ? `${table(failures)}<p class="note">${escapeHtml(FAILURES_NOTE)}</p>` : "<p>No graded attempt failed.</p>"}</section>
 <section id="per-task"><h2>${analysis.repeats > 1 ? "Per task (resolved / graded attempts)" : "Per task"}</h2>

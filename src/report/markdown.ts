@@ -12,6 +12,7 @@ import {
   summaryTable,
   type Table,
 } from "./cells.js";
+import { SAMPLING_NOTE, samplingNotes, samplingSummary, samplingTable } from "./sampling-cells.js";
 
 /** A table cell: pipes would end the cell, newlines the row. */
 const esc = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
@@ -19,6 +20,27 @@ const esc = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 function mdTable({ head, rows }: Table): string {
   const line = (r: string[]) => `| ${r.map(esc).join(" | ")} |`;
   return [line(head), `|${head.map(() => " --- ").join("|")}|`, ...rows.map(line)].join("\n");
+}
+
+function samplingSection(analysis: Analysis): string[] {
+  const s = analysis.sampling;
+  if (!s) return [];
+  return [
+    "## Sampling: pass@k against best-of-k",
+    "",
+    samplingSummary(s),
+    "",
+    ...s.arms.flatMap((arm) => [
+      `### ${arm.arm} (${arm.tasks} task(s), n = ${arm.n})`,
+      "",
+      mdTable(samplingTable(arm)),
+      "",
+      ...samplingNotes(arm).map((n) => `- ${n}`),
+      "",
+    ]),
+    SAMPLING_NOTE,
+    "",
+  ];
 }
 
 export function reportMarkdown(analysis: Analysis, source: string): string {
@@ -45,6 +67,7 @@ export function reportMarkdown(analysis: Analysis, source: string): string {
     "",
     failures ? `${mdTable(failures)}\n\n${FAILURES_NOTE}` : "No graded attempt failed.",
     "",
+    ...samplingSection(analysis),
     repeated ? "## Per task (resolved / graded attempts)" : "## Per task",
     "",
     mdTable(gridTable(analysis)),

@@ -37,6 +37,7 @@ const analysis = (arms: ArmAnalysis[]): Analysis => ({
   arms,
   grid: {},
   attempts: [],
+  sampling: null,
   warnings: [],
 });
 

@@ -272,12 +272,17 @@ export interface Curve {
 }
 
 /** Coverage against selection: the rate at n candidates for each curve, on one pair of axes. */
-export function samplingPlot(title: string, caption: string, curves: readonly Curve[]): Plot {
+export function samplingPlot(
+  title: string,
+  caption: string,
+  curves: readonly Curve[],
+  id = "sampling",
+): Plot {
   const values = curves.flatMap((c) =>
     c.values.map((rate, i) => ({ curve: c.name, n: i + 1, rate, style: c.dashed ? "model" : "measured" })),
   );
   return {
-    id: "sampling",
+    id,
     title,
     caption,
     spec: {
@@ -308,8 +313,33 @@ export function samplingPlot(title: string, caption: string, curves: readonly Cu
   };
 }
 
+/** Per arm of an experiment with samples: pass@k and each chain's best-of-k on one pair of axes. */
+export function samplingPlots(analysis: Analysis): Plot[] {
+  return (analysis.sampling?.arms ?? [])
+    .filter((arm) => arm.n > 0)
+    .map((arm, i) =>
+      samplingPlot(
+        `${arm.arm}: coverage and selection`,
+        `pass@k (the hidden tests' ceiling) and what each selector chain submits from k candidates, over ${arm.tasks} task(s); a chain below the pass@k line loses that much to choosing.`,
+        [
+          { name: "pass@k", values: arm.passAtK },
+          ...arm.selectors.flatMap((c) =>
+            c.error === undefined ? [{ name: c.chain, values: c.bestOfK.map((p) => p.rate) }] : [],
+          ),
+        ],
+        `sampling-${i + 1}`,
+      ),
+    );
+}
+
 export function experimentPlots(analysis: Analysis, rows: readonly AttemptRow[]): Plot[] {
-  return [resolveRatePlot(analysis), costPlot(analysis), gridPlot(analysis), tokensPlot(analysis, rows)];
+  return [
+    resolveRatePlot(analysis),
+    costPlot(analysis),
+    gridPlot(analysis),
+    tokensPlot(analysis, rows),
+    ...samplingPlots(analysis),
+  ];
 }
 
 /**

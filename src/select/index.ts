@@ -20,9 +20,11 @@ export {
   type Chain,
   type Choice,
   choose,
+  evidenceNeeded,
   MissingEvidence,
   parseChain,
   SELECTOR_NAMES,
+  SELECTOR_NEEDS,
   type SelectorName,
   type TestEvidence,
 } from "./selectors.js";

@@ -9,6 +9,23 @@
 export const SELECTOR_NAMES = ["oracle", "regression", "reproduction", "vote"] as const;
 export type SelectorName = (typeof SELECTOR_NAMES)[number];
 
+/**
+ * What each selector reads besides the hidden verdicts: the visible tests' results (gathered by
+ * running them on every candidate) or the normalised patches. A run keeps only what its chains need.
+ */
+export const SELECTOR_NEEDS: Readonly<Record<SelectorName, "hidden" | "tests" | "patches">> = {
+  oracle: "hidden",
+  regression: "tests",
+  reproduction: "tests",
+  vote: "patches",
+};
+
+/** The evidence a set of chains needs gathered after sampling. */
+export function evidenceNeeded(chains: readonly Chain[]): { tests: boolean; normalised: boolean } {
+  const needs = new Set(chains.flatMap((c) => c.stages.map((s) => SELECTOR_NEEDS[s])));
+  return { tests: needs.has("tests"), normalised: needs.has("patches") };
+}
+
 export interface Chain {
   /** As written, e.g. "regression>reproduction>vote". */
   spec: string;

@@ -1,0 +1,183 @@
+/**
+ * An experiment with samples, analysed: per arm, coverage (pass@k) against what each selector chain
+ * submits (best-of-k), from the attempts' hidden verdicts and the stored selection evidence. Pure:
+ * the store's rows in, numbers out. A chain whose evidence is missing says so instead of a curve.
+ */
+import {
+  type Candidate,
+  MissingEvidence,
+  parseChain,
+  type SelectorCurve,
+  samplingCurves,
+  type TaskCandidates,
+} from "../select/index.js";
+import type { Proportion } from "../stats/index.js";
+import type { AttemptRow } from "./store.js";
+
+/** The sampling a run recorded (meta `sampling`). */
+export interface RecordedSampling {
+  samples: number;
+  selectors: string[];
+}
+
+/** A stored group's evidence as the report reads it. */
+export interface EvidenceGroupRow {
+  arm: string;
+  arm_version: number;
+  task_kind: string;
+  task: string;
+  attempt_ids: number[];
+  tests: boolean;
+  normalised: boolean;
+  base_passing: number | null;
+  reproductions: number | null;
+  base_error: string | null;
+}
+
+export interface EvidenceCandidateRow {
+  attempt_id: number;
+  has_patch: boolean;
+  normalised: string | null;
+  applied: boolean | null;
+  regressions: number | null;
+  reproductions_passed: number | null;
+}
+
+export interface SamplingEvidence {
+  groups: readonly EvidenceGroupRow[];
+  candidates: ReadonlyMap<number, EvidenceCandidateRow>;
+}
+
+export type ChainResult =
+  | (SelectorCurve & {
+      /** pass@n − best-of-n: what choosing loses against the ceiling, in rate points. */
+      gap: number;
+      error?: undefined;
+    })
+  | { chain: string; error: string };
+
+export interface ArmSampling {
+  arm: string;
+  /** Candidates per task used: the recorded samples. */
+  n: number;
+  /** Tasks whose n samples all ran to a verdict: the curves are over these. */
+  tasks: number;
+  /** Tasks left out: a sample not done (error, no_script, unfinished). */
+  incomplete: string[];
+  passAtK: number[];
+  selectors: ChainResult[];
+  dollarsPerSelected: (number | null)[];
+  /** Tasks whose candidates all have the same normalised patch (or no patch): a vote has nothing to choose. */
+  identicalCandidates: number;
+}
+
+export interface SamplingAnalysis {
+  samples: number;
+  selectors: string[];
+  arms: ArmSampling[];
+}
+
+const label = (arm: string, version: number) => (version === 1 ? arm : `${arm}@${version}`);
+
+/** A group's candidates, with what its stored evidence says about each (if it is of these attempts). */
+function candidatesOf(
+  rows: readonly AttemptRow[],
+  group: EvidenceGroupRow | undefined,
+  evidence: SamplingEvidence,
+): Candidate[] {
+  const current =
+    group !== undefined && JSON.stringify(group.attempt_ids) === JSON.stringify(rows.map((r) => r.id));
+  return rows.map((r) => {
+    const ev = current ? evidence.candidates.get(r.id) : undefined;
+    const candidate: Candidate = {
+      sample: r.repeat,
+      hasPatch: ev ? ev.has_patch : true,
+      resolved: r.resolved === true,
+    };
+    if (ev && group?.tests && group.base_error === null && ev.applied !== null)
+      candidate.tests = {
+        applied: ev.applied,
+        regressions: ev.regressions ?? 0,
+        reproductionsPassed: ev.reproductions_passed ?? 0,
+      };
+    if (ev?.normalised != null && group?.normalised) candidate.normalised = ev.normalised;
+    return candidate;
+  });
+}
+
+function chainResult(
+  spec: string,
+  groups: readonly TaskCandidates[],
+  passAtN: number,
+  baseErrors: readonly string[],
+): ChainResult {
+  try {
+    const [curve] = samplingCurves(groups, [parseChain(spec)]).selectors;
+    if (!curve) return { chain: spec, error: "no curve" };
+    const last = curve.bestOfK.at(-1) as Proportion | undefined;
+    return { ...curve, gap: last ? passAtN - last.rate : 0 };
+  } catch (e) {
+    // A chain the store cannot answer (evidence not gathered, or a spec a newer acilab recorded) is
+    // one row that says why, never a report that fails.
+    const why =
+      e instanceof MissingEvidence && baseErrors.length > 0
+        ? `the visible tests could not be run at the base of ${baseErrors.join("; ")}`
+        : e instanceof Error
+          ? e.message
+          : String(e);
+    return { chain: spec, error: why };
+  }
+}
+
+export function analyzeSampling(
+  sampling: RecordedSampling,
+  arms: readonly { name: string; version: number }[],
+  attempts: readonly AttemptRow[],
+  evidence: SamplingEvidence,
+): SamplingAnalysis {
+  const groupOf = new Map(
+    evidence.groups.map((g) => [`${label(g.arm, g.arm_version)}\n${g.task_kind}:${g.task}`, g]),
+  );
+  const result: ArmSampling[] = [];
+  for (const arm of arms) {
+    const name = label(arm.name, arm.version);
+    const byTask = new Map<string, AttemptRow[]>();
+    for (const r of attempts) {
+      if (r.arm !== arm.name || r.arm_version !== arm.version) continue;
+      const key = `${r.task_kind}:${r.task}`;
+      byTask.set(key, [...(byTask.get(key) ?? []), r]);
+    }
+    const groups: TaskCandidates[] = [];
+    const incomplete: string[] = [];
+    const baseErrors: string[] = [];
+    let identical = 0;
+    for (const [key, list] of byTask) {
+      const rows = [...list].sort((a, b) => a.repeat - b.repeat);
+      const task = rows[0]?.task ?? key;
+      if (rows.length !== sampling.samples || rows.some((r) => r.status !== "done")) {
+        incomplete.push(task);
+        continue;
+      }
+      const group = groupOf.get(`${name}\n${key}`);
+      if (group?.base_error) baseErrors.push(`${task} (${group.base_error})`);
+      const candidates = candidatesOf(rows, group, evidence);
+      const keys = new Set(candidates.filter((c) => c.hasPatch).map((c) => c.normalised ?? `#${c.sample}`));
+      if (group?.normalised && keys.size <= 1) identical += 1;
+      groups.push({ task, candidates, costs: rows.map((r) => r.cost_usd) });
+    }
+    if (groups.length === 0 && incomplete.length === 0) continue;
+    const base = samplingCurves(groups, []);
+    const passAtN = base.passAtK.at(-1) ?? 0;
+    result.push({
+      arm: name,
+      n: base.n,
+      tasks: groups.length,
+      incomplete,
+      passAtK: base.passAtK,
+      selectors: sampling.selectors.map((spec) => chainResult(spec, groups, passAtN, baseErrors)),
+      dollarsPerSelected: base.dollarsPerSelected,
+      identicalCandidates: identical,
+    });
+  }
+  return { samples: sampling.samples, selectors: sampling.selectors, arms: result };
+}

@@ -1,0 +1,245 @@
+/**
+ * After sampling: the evidence the experiment's selector chains read, gathered once per (arm, task)
+ * group and kept in the store, so a report chooses without running anything and a killed run gathers
+ * only what is missing. Normalised patches are computed on the host from the patch text and the base
+ * commit's files (nothing a candidate wrote runs); test evidence runs through the grader's sandbox.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { forEachLimited } from "../pool/index.js";
+import type { BackendChoice } from "../sandbox/index.js";
+import {
+  type CandidatePatch,
+  codePart,
+  evidenceNeeded,
+  gatherTestEvidence,
+  normalisePatch,
+  type TaskEvidence,
+} from "../select/index.js";
+import type { Instance } from "../swebench/index.js";
+import { taskInstance } from "../tasks/index.js";
+import { git } from "../workspace/index.js";
+import { codingTask } from "./attempt.js";
+import type { RunFields } from "./fields.js";
+import type { Sampling } from "./sampling-spec.js";
+import type { AttemptRow, AttemptStore, StoredGroup } from "./store.js";
+import type { TaskRef } from "./tasks.js";
+
+/** A patch larger than this is not parsed for the vote: its raw text is its key. */
+const MAX_PATCH_BYTES = 4 * 1024 * 1024;
+
+export interface SampleGroup {
+  arm: string;
+  arm_version: number;
+  task_kind: string;
+  task: string;
+  /** The group's attempts in sample (repeat) order. */
+  rows: AttemptRow[];
+}
+
+/** One candidate's evidence as the store keeps it. */
+export interface CandidateEvidence {
+  attempt_id: number;
+  has_patch: boolean;
+  normalised: string | null;
+  applied: boolean | null;
+  regressions: number | null;
+  reproductions_passed: number | null;
+  detail: string | null;
+}
+
+export interface GroupEvidence {
+  attempt_ids: number[];
+  tests: boolean;
+  normalised: boolean;
+  base_passing: number | null;
+  reproductions: number | null;
+  base_error: string | null;
+  /** Where each pooled reproduction test came from (JSON in the store). */
+  detail: TaskEvidence["reproductionFiles"] | null;
+  wall_s: number;
+  candidates: CandidateEvidence[];
+}
+
+export interface EvidenceEvent {
+  group: SampleGroup;
+  /** Set when gathering failed; the group's chains then say the evidence is missing. */
+  error?: string;
+  evidence?: GroupEvidence;
+  finished: number;
+  total: number;
+}
+
+const groupKey = (g: { arm: string; arm_version: number; task_kind: string; task: string }) =>
+  `${g.arm}@${g.arm_version}\n${g.task_kind}:${g.task}`;
+
+/** The sampling groups of `rows`: every (arm version, task), its attempts in sample order. */
+export function sampleGroups(rows: readonly AttemptRow[]): SampleGroup[] {
+  const groups = new Map<string, SampleGroup>();
+  for (const r of rows) {
+    const key = groupKey(r);
+    let g = groups.get(key);
+    if (!g) {
+      g = { arm: r.arm, arm_version: r.arm_version, task_kind: r.task_kind, task: r.task, rows: [] };
+      groups.set(key, g);
+    }
+    g.rows.push(r);
+  }
+  for (const g of groups.values()) g.rows.sort((a, b) => a.repeat - b.repeat);
+  return [...groups.values()];
+}
+
+/** Every sample of the group ran to a verdict: only then is there a full set to choose among. */
+export const complete = (g: SampleGroup, samples: number) =>
+  g.rows.length === samples && g.rows.every((r) => r.status === "done");
+
+/**
+ * The groups whose evidence must be gathered: complete coding groups the store has no evidence for,
+ * evidence of other attempts (a sample run again), or evidence lacking a kind a chain now needs.
+ */
+export function groupsToGather(
+  rows: readonly AttemptRow[],
+  sampling: Sampling,
+  stored: readonly (StoredGroup & Omit<SampleGroup, "rows">)[],
+): SampleGroup[] {
+  const needs = evidenceNeeded(sampling.chains);
+  if (!needs.tests && !needs.normalised) return [];
+  const have = new Map(stored.map((g) => [groupKey(g), g]));
+  return sampleGroups(rows).filter((g) => {
+    if (g.task_kind !== "coding" || !complete(g, sampling.samples)) return false;
+    const kept = have.get(groupKey(g));
+    if (!kept) return true;
+    if (JSON.stringify(kept.attempt_ids) !== JSON.stringify(g.rows.map((r) => r.id))) return true;
+    return (needs.tests && !kept.tests) || (needs.normalised && !kept.normalised);
+  });
+}
+
+function readPatch(dir: string, row: AttemptRow): string {
+  if (!row.patch) return "";
+  try {
+    return readFileSync(join(dir, row.patch), "utf8");
+  } catch {
+    return ""; // the folder lost its patch: nothing to submit, which the evidence records
+  }
+}
+
+/** A file at the base commit, read by the host's git from the task's own repository. */
+function baseReader(instance: Instance) {
+  return async (path: string): Promise<string | undefined> => {
+    if (path.startsWith("-") || path.includes("\0")) return undefined;
+    try {
+      return await git(instance.repo_path, ["show", `${instance.base_commit}:${path}`]);
+    } catch {
+      return undefined; // not in the base: a new file
+    }
+  };
+}
+
+/** Gathers one group's evidence: normalised keys, and the visible tests' results when a chain needs them. */
+export async function gatherGroup(
+  group: SampleGroup,
+  dir: string,
+  ref: TaskRef,
+  fields: RunFields,
+  sampling: Sampling,
+): Promise<GroupEvidence> {
+  const started = performance.now();
+  const needs = evidenceNeeded(sampling.chains);
+  const instance = await taskInstance(codingTask(ref));
+  const patches: CandidatePatch[] = group.rows.map((r) => ({ sample: r.repeat, patch: readPatch(dir, r) }));
+  const readBase = baseReader(instance);
+  const candidates: CandidateEvidence[] = [];
+  for (const [i, row] of group.rows.entries()) {
+    const patch = patches[i]?.patch ?? "";
+    const hasPatch = codePart(patch).trim() !== "";
+    let normalised: string | null = null;
+    if (needs.normalised && hasPatch)
+      normalised =
+        Buffer.byteLength(patch) > MAX_PATCH_BYTES
+          ? `raw:${patch.length}:${patch}`
+          : (await normalisePatch(patch, readBase)).key;
+    candidates.push({
+      attempt_id: row.id,
+      has_patch: hasPatch,
+      normalised,
+      applied: null,
+      regressions: null,
+      reproductions_passed: null,
+      detail: null,
+    });
+  }
+  let tests: TaskEvidence | undefined;
+  if (needs.tests) {
+    tests = await gatherTestEvidence(instance, patches, {
+      ...(fields.sandbox ? { backend: fields.sandbox as BackendChoice } : {}),
+      ...(fields.rules ? { rules: fields.rules } : {}),
+    });
+    for (const [i, row] of group.rows.entries()) {
+      const c = tests.candidates[row.repeat];
+      const entry = candidates[i];
+      if (!c || !entry) continue;
+      entry.applied = c.applied;
+      entry.regressions = c.regressions;
+      entry.reproductions_passed = c.reproductionsPassed;
+      entry.detail = c.detail;
+    }
+  }
+  return {
+    attempt_ids: group.rows.map((r) => r.id),
+    tests: tests !== undefined,
+    normalised: needs.normalised,
+    base_passing: tests ? tests.basePassing.length : null,
+    reproductions: tests ? tests.reproductions.length : null,
+    base_error: tests?.baseError ?? null,
+    detail: tests ? tests.reproductionFiles : null,
+    wall_s: (performance.now() - started) / 1000,
+    candidates,
+  };
+}
+
+/**
+ * Gathers and stores the evidence of every group that needs it, `workers` groups at once; each group
+ * is one transaction, so an interrupt loses at most the groups in flight.
+ */
+export async function gatherSelection(
+  store: AttemptStore,
+  rows: readonly AttemptRow[],
+  dir: string,
+  sampling: Sampling,
+  context: {
+    taskOf: (row: AttemptRow) => TaskRef | undefined;
+    fieldsOf: (arm: string) => RunFields;
+    workers: number;
+    signal?: AbortSignal;
+    onGroup?: (event: EvidenceEvent) => void;
+  },
+): Promise<number> {
+  const todo = groupsToGather(rows, sampling, store.selectionGroups());
+  let finished = 0;
+  await forEachLimited(
+    todo,
+    { workers: context.workers, ...(context.signal ? { signal: context.signal } : {}) },
+    async (group) => {
+      const first = group.rows[0] as AttemptRow;
+      const ref = context.taskOf(first);
+      let evidence: GroupEvidence | undefined;
+      let error: string | undefined;
+      try {
+        if (!ref) throw new Error(`task "${group.task}" is not in the experiment file any more`);
+        evidence = await gatherGroup(group, dir, ref, context.fieldsOf(group.arm), sampling);
+        if (!context.signal?.aborted) store.recordSelection(group, evidence);
+      } catch (e) {
+        error = e instanceof Error ? e.message : String(e);
+      }
+      finished += 1;
+      context.onGroup?.({
+        group,
+        finished,
+        total: todo.length,
+        ...(error !== undefined ? { error } : {}),
+        ...(evidence ? { evidence } : {}),
+      });
+    },
+  );
+  return todo.length;
+}
