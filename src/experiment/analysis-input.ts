@@ -70,7 +70,11 @@ function recordedSampling(value: string | undefined): RecordedSampling | null {
   try {
     const parsed = JSON.parse(value) as Partial<RecordedSampling>;
     if (typeof parsed.samples === "number" && Array.isArray(parsed.selectors))
-      return { samples: parsed.samples, selectors: parsed.selectors.filter((s) => typeof s === "string") };
+      return {
+        samples: parsed.samples,
+        selectors: parsed.selectors.filter((s) => typeof s === "string"),
+        verifier: typeof parsed.verifier === "string" ? parsed.verifier : null,
+      };
   } catch {
     // not JSON: not ours
   }
@@ -92,7 +96,7 @@ function readEvidence(db: Database.Database): SamplingEvidence {
         normalised: number;
       }
     >(
-      "SELECT arm, arm_version, task_kind, task, attempt_ids, tests, normalised, base_passing, reproductions, base_error FROM selection_groups",
+      "SELECT arm, arm_version, task_kind, task, attempt_ids, tests, normalised, verifier, verifier_calls, verifier_unparsable, verifier_cost, base_passing, reproductions, base_error FROM selection_groups",
     )
     .all()
     .map((g) => ({
@@ -108,7 +112,7 @@ function readEvidence(db: Database.Database): SamplingEvidence {
         [],
         Omit<EvidenceCandidateRow, "has_patch" | "applied"> & { has_patch: number; applied: number | null }
       >(
-        "SELECT attempt_id, has_patch, normalised, applied, regressions, reproductions_passed FROM selection_evidence",
+        "SELECT attempt_id, has_patch, normalised, applied, regressions, reproductions_passed, score FROM selection_evidence",
       )
       .all()
       .map((c) => [c.attempt_id, { ...c, has_patch: c.has_patch === 1, applied: bool(c.applied) }]),

@@ -1,6 +1,12 @@
 /** analyzeSampling on hand-made rows: the numbers each chain must produce, and what it says when it cannot. */
 import { describe, expect, it } from "vitest";
-import { analyzeSampling, type EvidenceCandidateRow, type EvidenceGroupRow } from "./sampling-analysis.js";
+import { bonCurve } from "../stats/index.js";
+import {
+  analyzeSampling,
+  type EvidenceCandidateRow,
+  type EvidenceGroupRow,
+  fitVerifier,
+} from "./sampling-analysis.js";
 import type { AttemptRow } from "./store.js";
 
 let nextId = 1;
@@ -32,6 +38,10 @@ function evidence(rows: AttemptRow[], each: Omit<EvidenceCandidateRow, "attempt_
     attempt_ids: rows.map((r) => r.id),
     tests: true,
     normalised: true,
+    verifier: null,
+    verifier_calls: null,
+    verifier_unparsable: null,
+    verifier_cost: null,
     base_passing: 10,
     reproductions: 1,
     base_error: null,
@@ -45,12 +55,13 @@ function evidence(rows: AttemptRow[], each: Omit<EvidenceCandidateRow, "attempt_
   };
 }
 
-const ok = (key: string, regressions = 0, repro = 1) => ({
+const ok = (key: string, regressions = 0, repro = 1, score: number | null = null) => ({
   has_patch: true,
   normalised: key,
   applied: true,
   regressions,
   reproductions_passed: repro,
+  score,
 });
 
 describe("analyzeSampling", () => {
@@ -59,7 +70,14 @@ describe("analyzeSampling", () => {
   const e1 = evidence(t1, [ok("x", 2), ok("y"), ok("y"), ok("z", 0, 0)]);
   // Task t2: no candidate's patch applies.
   const t2 = [row("t2", 1, false), row("t2", 2, false), row("t2", 3, false), row("t2", 4, false)];
-  const none = { has_patch: true, normalised: "n", applied: false, regressions: 0, reproductions_passed: 0 };
+  const none = {
+    has_patch: true,
+    normalised: "n",
+    applied: false,
+    regressions: 0,
+    reproductions_passed: 0,
+    score: null,
+  };
   const e2 = evidence(t2, [none, none, none, none]);
   // Task t3: one sample errored: left out.
   const t3 = [row("t3", 1, true), row("t3", 2, true), row("t3", 3, true), row("t3", 4, false, "error")];
@@ -117,5 +135,44 @@ describe("analyzeSampling", () => {
       candidates: stored.candidates,
     }).arms;
     expect(b?.selectors[0]?.error).toMatch(/normalised patch, and the run kept none/);
+  });
+
+  it("ranks by the verifier's score (an unparsable reply last), and fits seed 000's model to the scores", () => {
+    // Scores: the wrong candidates 0.2 and 0.4, the right ones 0.7 and 0.9; sample 1's reply had no score.
+    const t = [row("v", 1, false), row("v", 2, true), row("v", 3, false), row("v", 4, true)];
+    const e = evidence(t, [ok("a", 0, 0, null), ok("b", 0, 0, 0.7), ok("c", 0, 0, 0.4), ok("d", 0, 0, 0.9)]);
+    const group = {
+      ...e.group,
+      verifier: "openai:judge",
+      verifier_calls: 4,
+      verifier_unparsable: 1,
+      verifier_cost: 0.02,
+    };
+    const [a] = analyzeSampling(
+      { samples: 4, selectors: ["verifier"], verifier: "openai:judge" },
+      [{ name: "a", version: 1 }],
+      t,
+      { groups: [group], candidates: new Map(e.candidates.map((c) => [c.attempt_id, c])) },
+    ).arms;
+    const chain = a?.selectors[0];
+    if (!chain || chain.error !== undefined) throw new Error("no verifier curve");
+    // k = 1: only the unparsable sample 1 (wrong); k = 2: 0.7 beats null; k = 4: 0.9.
+    expect(chain.bestOfK.map((p) => p.k)).toEqual([0, 1, 1, 1]);
+    expect(a?.verifier).toMatchObject({ spec: "openai:judge", calls: 4, unparsable: 1, cost_usd: 0.02 });
+    // Only the scored candidates fit: right {0.7, 0.9}, wrong {0.4}: margin 0.4, pooled sd √(0.02/1).
+    expect(a?.verifier?.fit?.margin).toBeCloseTo(0.4, 12);
+    expect(a?.verifier?.fit?.sigma).toBeCloseTo(Math.sqrt(0.02), 12);
+    const expected = bonCurve([0.5], 4, 0.4, Math.sqrt(0.02)).bon;
+    expected.forEach((v, k) => expect(a?.verifier?.fit?.predicted[k]).toBeCloseTo(v, 9));
+  });
+
+  it("fits nothing without scores of both kinds", () => {
+    expect(fitVerifier([{ score: 0.9, resolved: true }])).toBeNull();
+    expect(
+      fitVerifier([
+        { score: 0.9, resolved: true },
+        { score: 0.1, resolved: false },
+      ]),
+    ).toEqual({ margin: 0.8, sigma: 0 });
   });
 });

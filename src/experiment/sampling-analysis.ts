@@ -11,13 +11,15 @@ import {
   samplingCurves,
   type TaskCandidates,
 } from "../select/index.js";
-import type { Proportion } from "../stats/index.js";
+import { bonCurve, type Proportion } from "../stats/index.js";
 import type { AttemptRow } from "./store.js";
 
 /** The sampling a run recorded (meta `sampling`). */
 export interface RecordedSampling {
   samples: number;
   selectors: string[];
+  /** The verifier's model spec, when a chain scores candidates. */
+  verifier?: string | null;
 }
 
 /** A stored group's evidence as the report reads it. */
@@ -29,6 +31,10 @@ export interface EvidenceGroupRow {
   attempt_ids: number[];
   tests: boolean;
   normalised: boolean;
+  verifier: string | null;
+  verifier_calls: number | null;
+  verifier_unparsable: number | null;
+  verifier_cost: number | null;
   base_passing: number | null;
   reproductions: number | null;
   base_error: string | null;
@@ -41,6 +47,7 @@ export interface EvidenceCandidateRow {
   applied: boolean | null;
   regressions: number | null;
   reproductions_passed: number | null;
+  score: number | null;
 }
 
 export interface SamplingEvidence {
@@ -69,6 +76,22 @@ export interface ArmSampling {
   dollarsPerSelected: (number | null)[];
   /** Tasks whose candidates all have the same normalised patch (or no patch): a vote has nothing to choose. */
   identicalCandidates: number;
+  /** The verifier's calls over this arm's tasks, and its model fitted to them; null without one. */
+  verifier: VerifierSummary | null;
+}
+
+export interface VerifierSummary {
+  spec: string;
+  calls: number;
+  /** Replies with no readable score: ranked last, never a crash. */
+  unparsable: number;
+  cost_usd: number | null;
+  /**
+   * Seed 000's model fitted to the scores: a correct candidate's score ~ N(margin, sigma²), a wrong
+   * one's ~ N(0, sigma²) after shifting; `predicted` is bon_curve at each task's measured p. Null
+   * when the scores of both kinds are not there to fit.
+   */
+  fit: { margin: number; sigma: number; scored: number; predicted: number[] } | null;
 }
 
 export interface SamplingAnalysis {
@@ -101,6 +124,7 @@ function candidatesOf(
         reproductionsPassed: ev.reproductions_passed ?? 0,
       };
     if (ev?.normalised != null && group?.normalised) candidate.normalised = ev.normalised;
+    if (ev && group?.verifier) candidate.score = ev.score;
     return candidate;
   });
 }
@@ -129,6 +153,60 @@ function chainResult(
   }
 }
 
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/**
+ * margin = the mean score of correct candidates minus that of wrong ones; sigma = the pooled
+ * within-kind standard deviation (n − 2 degrees of freedom). Both kinds are needed.
+ */
+export function fitVerifier(
+  scored: readonly { score: number; resolved: boolean }[],
+): { margin: number; sigma: number } | null {
+  const right = scored.filter((s) => s.resolved).map((s) => s.score);
+  const wrong = scored.filter((s) => !s.resolved).map((s) => s.score);
+  if (right.length === 0 || wrong.length === 0) return null;
+  const mr = mean(right);
+  const mw = mean(wrong);
+  const ss = right.reduce((a, x) => a + (x - mr) ** 2, 0) + wrong.reduce((a, x) => a + (x - mw) ** 2, 0);
+  const dof = right.length + wrong.length - 2;
+  return { margin: mr - mw, sigma: dof > 0 ? Math.sqrt(ss / dof) : 0 };
+}
+
+function verifierSummary(
+  spec: string,
+  groups: readonly TaskCandidates[],
+  stored: readonly (EvidenceGroupRow | undefined)[],
+  n: number,
+): VerifierSummary {
+  const used = stored.filter((g): g is EvidenceGroupRow => g?.verifier === spec);
+  const costs = used.map((g) => g.verifier_cost);
+  const scored = groups.flatMap((g) =>
+    g.candidates.flatMap((c) =>
+      typeof c.score === "number" && c.hasPatch ? [{ score: c.score, resolved: c.resolved }] : [],
+    ),
+  );
+  const fitted = fitVerifier(scored);
+  return {
+    spec,
+    calls: used.reduce((a, g) => a + (g.verifier_calls ?? 0), 0),
+    unparsable: used.reduce((a, g) => a + (g.verifier_unparsable ?? 0), 0),
+    cost_usd: costs.some((c) => c === null) ? null : costs.reduce<number>((a, c) => a + (c ?? 0), 0),
+    fit:
+      fitted && n > 0
+        ? {
+            ...fitted,
+            scored: scored.length,
+            predicted: bonCurve(
+              groups.map((g) => g.candidates.filter((c) => c.resolved).length / g.candidates.length),
+              n,
+              fitted.margin,
+              fitted.sigma,
+            ).bon,
+          }
+        : null,
+  };
+}
+
 export function analyzeSampling(
   sampling: RecordedSampling,
   arms: readonly { name: string; version: number }[],
@@ -148,6 +226,7 @@ export function analyzeSampling(
       byTask.set(key, [...(byTask.get(key) ?? []), r]);
     }
     const groups: TaskCandidates[] = [];
+    const storedOf: (EvidenceGroupRow | undefined)[] = [];
     const incomplete: string[] = [];
     const baseErrors: string[] = [];
     let identical = 0;
@@ -164,6 +243,7 @@ export function analyzeSampling(
       const keys = new Set(candidates.filter((c) => c.hasPatch).map((c) => c.normalised ?? `#${c.sample}`));
       if (group?.normalised && keys.size <= 1) identical += 1;
       groups.push({ task, candidates, costs: rows.map((r) => r.cost_usd) });
+      storedOf.push(group);
     }
     if (groups.length === 0 && incomplete.length === 0) continue;
     const base = samplingCurves(groups, []);
@@ -177,6 +257,7 @@ export function analyzeSampling(
       selectors: sampling.selectors.map((spec) => chainResult(spec, groups, passAtN, baseErrors)),
       dollarsPerSelected: base.dollarsPerSelected,
       identicalCandidates: identical,
+      verifier: sampling.verifier ? verifierSummary(sampling.verifier, groups, storedOf, base.n) : null,
     });
   }
   return { samples: sampling.samples, selectors: sampling.selectors, arms: result };

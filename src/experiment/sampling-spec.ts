@@ -3,6 +3,7 @@
  * that choose one of them. Checked here against the tasks, so a chain that would need data the run
  * cannot keep (patches of a computer-use episode) is refused before anything runs.
  */
+import { checkPolicySpec } from "../policies/index.js";
 import { type Chain, parseChain, SELECTOR_NEEDS } from "../select/index.js";
 import { KIND_NAMES, type TaskKind } from "./fields.js";
 import type { Path } from "./source.js";
@@ -11,7 +12,12 @@ export interface Sampling {
   /** Candidates per (arm, task): the attempts' repeat numbers 1..samples are the sample numbers. */
   samples: number;
   chains: Chain[];
+  /** The model that scores candidates for the `verifier` stage; null when no chain has one. */
+  verifier: string | null;
 }
+
+/** A verifier is a model: the kinds of policy spec that call one. */
+const MODEL_KINDS = ["anthropic", "openai", "openai-compatible"];
 
 interface SamplingProblem {
   path: Path;
@@ -23,7 +29,7 @@ interface SamplingProblem {
  * `wroteRepeats` is whether the file set `repeats` itself (the schema fills in 1 otherwise).
  */
 export function checkSampling(
-  spec: { samples?: number | undefined; selectors?: string[] | undefined },
+  spec: { samples?: number | undefined; selectors?: string[] | undefined; verifier?: string | undefined },
   wroteRepeats: boolean,
   kinds: ReadonlySet<TaskKind>,
 ): { sampling: Sampling | null; problems: SamplingProblem[] } {
@@ -33,6 +39,11 @@ export function checkSampling(
       problems.push({
         path: ["selectors"],
         message: "selectors choose among a task's samples: set samples: N (e.g. 8) as well",
+      });
+    if (spec.verifier !== undefined)
+      problems.push({
+        path: ["verifier"],
+        message: "a verifier scores a task's samples: set samples: N as well",
       });
     return { sampling: null, problems };
   }
@@ -66,5 +77,31 @@ export function checkSampling(
       });
     chains.push(chain);
   });
-  return { sampling: { samples: spec.samples, chains }, problems };
+  const scored = chains.some((c) => c.stages.includes("verifier"));
+  if (spec.verifier !== undefined) {
+    try {
+      checkPolicySpec(spec.verifier);
+      if (!MODEL_KINDS.includes(spec.verifier.split(":")[0] ?? ""))
+        throw new Error(
+          `verifier "${spec.verifier}" is not a model — a verifier reads a prompt and replies with a score: use anthropic:MODEL, openai:MODEL or openai-compatible:MODEL@URL`,
+        );
+    } catch (e) {
+      problems.push({ path: ["verifier"], message: (e as Error).message });
+    }
+    if (!scored)
+      problems.push({
+        path: ["verifier"],
+        message:
+          "no selector uses the verifier — add a chain with verifier (e.g. regression>verifier), or drop it",
+      });
+  } else if (scored)
+    problems.push({
+      path: ["selectors"],
+      message:
+        "a chain uses verifier, and no verifier model is set — add verifier: MODEL_SPEC (e.g. anthropic:claude-sonnet-4-5)",
+    });
+  return {
+    sampling: { samples: spec.samples, chains, verifier: scored ? (spec.verifier ?? null) : null },
+    problems,
+  };
 }

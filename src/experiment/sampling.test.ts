@@ -8,6 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { LoopbackServer } from "../policies/testing/loopback.js";
+import { openaiStream } from "../policies/testing/openai-wire.js";
 import { readExperimentDir } from "./analysis-input.js";
 import { analyzeExperiment } from "./analyze.js";
 import { checkExperiment } from "./load.js";
@@ -65,7 +67,7 @@ describe("samples and selectors in an experiment file", () => {
     expect(
       problems(FILE("samples: 4\nselectors: [oracle, votes, regression>>vote, oracle>vote, vote, vote]\n")),
     ).toEqual([
-      '6: selectors[1]: selector "votes": no selector "votes" — the selectors are oracle, regression, reproduction, vote',
+      '6: selectors[1]: selector "votes": no selector "votes" — the selectors are oracle, regression, reproduction, vote, verifier',
       '6: selectors[2]: selector "regression>>vote": an empty stage — write stages joined by ">", e.g. regression>vote',
       '6: selectors[3]: selector "oracle>vote": oracle reads the hidden tests; it is the ceiling (pass@n) and cannot be a stage of a chain',
       '6: selectors[5]: selector "vote" is listed twice',
@@ -83,6 +85,24 @@ describe("samples and selectors in an experiment file", () => {
       '6: selectors[1]: selector "regression>vote": regression reads a repository\'s tests, and the tool-use tasks here have none — keep such chains for coding tasks, or use oracle',
     ]);
     expect(load(FILE("samples: 2\nselectors: [oracle]\n", "[acme]")).experiment.sampling?.samples).toBe(2);
+  });
+});
+
+describe("a verifier in an experiment file", () => {
+  it("is a model, used by a chain, and needed by one", () => {
+    expect(problems(FILE("samples: 2\nselectors: [regression>verifier]\n"))).toEqual([
+      "6: selectors: a chain uses verifier, and no verifier model is set — add verifier: MODEL_SPEC (e.g. anthropic:claude-sonnet-4-5)",
+    ]);
+    expect(problems(FILE("samples: 2\nselectors: [verifier]\nverifier: scripted\n"))).toEqual([
+      '7: verifier: verifier "scripted" is not a model — a verifier reads a prompt and replies with a score: use anthropic:MODEL, openai:MODEL or openai-compatible:MODEL@URL',
+    ]);
+    expect(problems(FILE("samples: 2\nselectors: [vote]\nverifier: openai:gpt-4.1\n"))).toEqual([
+      "7: verifier: no selector uses the verifier — add a chain with verifier (e.g. regression>verifier), or drop it",
+    ]);
+    expect(
+      load(FILE("samples: 2\nselectors: [verifier]\nverifier: openai:gpt-4.1\n")).experiment.sampling
+        ?.verifier,
+    ).toBe("openai:gpt-4.1");
   });
 });
 
@@ -161,5 +181,43 @@ describe("a sampled experiment on built-in tasks (scripted policy, real grading)
     expect(errors["regression>reproduction>vote"]).toMatch(
       /^selector regression needs the visible tests' results/,
     );
+  });
+
+  it("scores every candidate through a real adapter; a reply with no score is counted, not a crash", async () => {
+    const replies = [
+      "The fix is right.\nSCORE: 0.9",
+      "SCORE: 0.8",
+      "I cannot tell from this.",
+      "score = 75%",
+    ];
+    const server = await LoopbackServer.start(
+      replies.map((text) => openaiStream({ text, usage: { prompt_tokens: 900, completion_tokens: 20 } })),
+    );
+    try {
+      const verified = load(
+        FILE(
+          `samples: 2\nselectors: [oracle, verifier, regression>verifier]\nverifier: openai-compatible:judge@${server.url}/v1\nworkers: 1\n`,
+          "[median-even, lru-recency]",
+        ),
+      );
+      const run = await runExperiment(verified, { dir });
+      // The attempts are the same arm's: only the evidence is gathered again, now with scores.
+      expect(run.rows.map((r) => r.runs)).toEqual([1, 1, 1, 1]);
+      expect(run.evidence).toEqual({ groups: 2, failed: 0 });
+      expect(server.requests).toHaveLength(4);
+      const body = server.requests[0]?.body as { messages: { role: string; content: string }[] };
+      expect(body.messages[0]?.content).toMatch(/^You review one candidate patch/);
+      expect(body.messages[1]?.content).toMatch(
+        /<issue>[\s\S]*<patch>\ndiff --git[\s\S]*<tests>\nVisible tests passing before the patch: \d+; of those, failing with the patch: 0/,
+      );
+      const arm = analyzeExperiment(readExperimentDir(dir)).sampling?.arms[0];
+      expect(arm?.verifier).toMatchObject({ calls: 4, unparsable: 1, cost_usd: null });
+      // Every sample resolves: the verifier chain submits a resolved one whatever the scores say.
+      const chain = arm?.selectors.find((c) => c.chain === "verifier");
+      expect(chain?.error === undefined && chain?.bestOfK.map((p) => p.k)).toEqual([2, 2]);
+      expect(arm?.verifier?.fit).toBeNull();
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -63,6 +63,7 @@ export const ExperimentSchema = z.strictObject({
     })
     .min(1, "selectors is empty: list a chain, e.g. [oracle, vote], or drop the field")
     .optional(),
+  verifier: z.string({ error: "verifier is a model spec, e.g. anthropic:claude-sonnet-4-5" }).optional(),
   workers: wholeNumber(1, MAX_WORKERS).default(2),
   baseline: armName.optional(),
   seed: z

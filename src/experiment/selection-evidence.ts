@@ -6,6 +6,8 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { costOf, priceFor } from "../ledger/index.js";
+import { makePolicy } from "../policies/index.js";
 import { forEachLimited } from "../pool/index.js";
 import type { BackendChoice } from "../sandbox/index.js";
 import {
@@ -14,7 +16,11 @@ import {
   evidenceNeeded,
   gatherTestEvidence,
   normalisePatch,
+  parseScore,
   type TaskEvidence,
+  VERIFIER_MAX_OUTPUT_TOKENS,
+  VERIFIER_SYSTEM,
+  verifierPrompt,
 } from "../select/index.js";
 import type { Instance } from "../swebench/index.js";
 import { taskInstance } from "../tasks/index.js";
@@ -46,12 +52,20 @@ export interface CandidateEvidence {
   regressions: number | null;
   reproductions_passed: number | null;
   detail: string | null;
+  /** The verifier's score; null when its reply had none (the reply is kept to show why). */
+  score: number | null;
+  verifier_reply: string | null;
 }
 
 export interface GroupEvidence {
   attempt_ids: number[];
   tests: boolean;
   normalised: boolean;
+  verifier: string | null;
+  verifier_calls: number | null;
+  verifier_unparsable: number | null;
+  /** Dollars the verifier's calls cost; null when its model has no known price. */
+  verifier_cost: number | null;
   base_passing: number | null;
   reproductions: number | null;
   base_error: string | null;
@@ -103,14 +117,18 @@ export function groupsToGather(
   stored: readonly (StoredGroup & Omit<SampleGroup, "rows">)[],
 ): SampleGroup[] {
   const needs = evidenceNeeded(sampling.chains);
-  if (!needs.tests && !needs.normalised) return [];
+  if (!needs.tests && !needs.normalised && !needs.scores) return [];
   const have = new Map(stored.map((g) => [groupKey(g), g]));
   return sampleGroups(rows).filter((g) => {
     if (g.task_kind !== "coding" || !complete(g, sampling.samples)) return false;
     const kept = have.get(groupKey(g));
     if (!kept) return true;
     if (JSON.stringify(kept.attempt_ids) !== JSON.stringify(g.rows.map((r) => r.id))) return true;
-    return (needs.tests && !kept.tests) || (needs.normalised && !kept.normalised);
+    return (
+      (needs.tests && !kept.tests) ||
+      (needs.normalised && !kept.normalised) ||
+      (needs.scores && kept.verifier !== sampling.verifier)
+    );
   });
 }
 
@@ -142,6 +160,7 @@ export async function gatherGroup(
   ref: TaskRef,
   fields: RunFields,
   sampling: Sampling,
+  signal?: AbortSignal,
 ): Promise<GroupEvidence> {
   const started = performance.now();
   const needs = evidenceNeeded(sampling.chains);
@@ -166,6 +185,8 @@ export async function gatherGroup(
       regressions: null,
       reproductions_passed: null,
       detail: null,
+      score: null,
+      verifier_reply: null,
     });
   }
   let tests: TaskEvidence | undefined;
@@ -184,10 +205,18 @@ export async function gatherGroup(
       entry.detail = c.detail;
     }
   }
+  const scored =
+    needs.scores && sampling.verifier
+      ? await scoreCandidates(sampling.verifier, instance, patches, candidates, tests, signal)
+      : null;
   return {
     attempt_ids: group.rows.map((r) => r.id),
     tests: tests !== undefined,
     normalised: needs.normalised,
+    verifier: scored ? sampling.verifier : null,
+    verifier_calls: scored?.calls ?? null,
+    verifier_unparsable: scored?.unparsable ?? null,
+    verifier_cost: scored ? scored.cost : null,
     base_passing: tests ? tests.basePassing.length : null,
     reproductions: tests ? tests.reproductions.length : null,
     base_error: tests?.baseError ?? null,
@@ -195,6 +224,62 @@ export async function gatherGroup(
     wall_s: (performance.now() - started) / 1000,
     candidates,
   };
+}
+
+/** Replies kept per candidate: enough to see why a score was (not) read. */
+const MAX_REPLY_CHARS = 4000;
+
+/**
+ * The verifier's score of every candidate with a code change, one model call each through the same
+ * adapters as agents; a reply with no readable score is kept, counted and ranked last.
+ */
+async function scoreCandidates(
+  spec: string,
+  instance: Instance,
+  patches: readonly CandidatePatch[],
+  candidates: CandidateEvidence[],
+  tests: TaskEvidence | undefined,
+  signal: AbortSignal | undefined,
+): Promise<{ calls: number; unparsable: number; cost: number | null }> {
+  const policy = makePolicy(spec);
+  const price = policy.model ? priceFor(policy.model) : undefined;
+  let cost: number | null = 0;
+  let calls = 0;
+  let unparsable = 0;
+  for (const [i, c] of candidates.entries()) {
+    const patch = patches[i];
+    if (!c.has_patch || !patch || c.applied === false) continue;
+    const seen = tests?.candidates[patch.sample];
+    const prompt = verifierPrompt(
+      instance.problem_statement,
+      codePart(patch.patch),
+      seen && tests && tests.baseError === undefined
+        ? {
+            basePassing: tests.basePassing.length,
+            regressions: seen.regressions,
+            reproductions: tests.reproductions.length,
+            reproductionsPassed: seen.reproductionsPassed,
+          }
+        : undefined,
+    );
+    const reply = await policy.next(
+      {
+        system: VERIFIER_SYSTEM,
+        tools: [],
+        memory: "",
+        messages: [{ role: "user", content: prompt }],
+        maxOutputTokens: VERIFIER_MAX_OUTPUT_TOKENS,
+      },
+      signal,
+    );
+    calls += 1;
+    const text = reply.message.content;
+    c.score = parseScore(text);
+    c.verifier_reply = text.slice(0, MAX_REPLY_CHARS);
+    if (c.score === null) unparsable += 1;
+    cost = cost === null || !price ? null : cost + costOf(reply.usage, price);
+  }
+  return { calls, unparsable, cost };
 }
 
 /**
@@ -226,7 +311,7 @@ export async function gatherSelection(
       let error: string | undefined;
       try {
         if (!ref) throw new Error(`task "${group.task}" is not in the experiment file any more`);
-        evidence = await gatherGroup(group, dir, ref, context.fieldsOf(group.arm), sampling);
+        evidence = await gatherGroup(group, dir, ref, context.fieldsOf(group.arm), sampling, context.signal);
         if (!context.signal?.aborted) store.recordSelection(group, evidence);
       } catch (e) {
         error = e instanceof Error ? e.message : String(e);

@@ -61,6 +61,11 @@ CREATE TABLE IF NOT EXISTS selection_groups (
   attempt_ids    TEXT NOT NULL,
   tests          INTEGER NOT NULL,
   normalised     INTEGER NOT NULL,
+  -- The verifier's policy spec when its scores were gathered, and what they cost.
+  verifier       TEXT,
+  verifier_calls INTEGER,
+  verifier_unparsable INTEGER,
+  verifier_cost  REAL,
   base_passing   INTEGER,
   reproductions  INTEGER,
   base_error     TEXT,
@@ -76,6 +81,8 @@ CREATE TABLE IF NOT EXISTS selection_evidence (
   applied              INTEGER,
   regressions          INTEGER,
   reproductions_passed INTEGER,
-  detail               TEXT
+  detail               TEXT,
+  score                REAL,
+  verifier_reply       TEXT
 );
 `;

@@ -65,12 +65,17 @@ export interface StoredGroup {
   attempt_ids: number[];
   tests: boolean;
   normalised: boolean;
+  /** The verifier spec whose scores are stored; null when none are. */
+  verifier: string | null;
 }
 
 type SelectionGroupKey = Pick<AttemptKey, "arm" | "arm_version" | "task_kind" | "task">;
 
 /** What `recordSelection` stores (selection-evidence.ts's GroupEvidence). */
 export interface GroupEvidenceRecord extends StoredGroup {
+  verifier_calls: number | null;
+  verifier_unparsable: number | null;
+  verifier_cost: number | null;
   base_passing: number | null;
   reproductions: number | null;
   base_error: string | null;
@@ -84,6 +89,8 @@ export interface GroupEvidenceRecord extends StoredGroup {
     regressions: number | null;
     reproductions_passed: number | null;
     detail: string | null;
+    score: number | null;
+    verifier_reply: string | null;
   }[];
 }
 
@@ -198,19 +205,33 @@ export class AttemptStore {
   }
 
   /** The sampling the run asks for (samples and chains): the report reads it back. */
-  recordSampling(sampling: { samples: number; chains: { spec: string }[] } | null): void {
+  recordSampling(
+    sampling: { samples: number; chains: { spec: string }[]; verifier: string | null } | null,
+  ): void {
     if (sampling === null) this.db.prepare("DELETE FROM meta WHERE key = 'sampling'").run();
     else
-      this.db
-        .prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('sampling', ?)")
-        .run(JSON.stringify({ samples: sampling.samples, selectors: sampling.chains.map((c) => c.spec) }));
+      this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('sampling', ?)").run(
+        JSON.stringify({
+          samples: sampling.samples,
+          selectors: sampling.chains.map((c) => c.spec),
+          verifier: sampling.verifier,
+        }),
+      );
   }
 
   /** The groups that have selection evidence, and which kinds. */
   selectionGroups(): (SelectionGroupKey & StoredGroup)[] {
     return this.db
-      .prepare<[], SelectionGroupKey & { attempt_ids: string; tests: number; normalised: number }>(
-        "SELECT arm, arm_version, task_kind, task, attempt_ids, tests, normalised FROM selection_groups",
+      .prepare<
+        [],
+        SelectionGroupKey & {
+          attempt_ids: string;
+          tests: number;
+          normalised: number;
+          verifier: string | null;
+        }
+      >(
+        "SELECT arm, arm_version, task_kind, task, attempt_ids, tests, normalised, verifier FROM selection_groups",
       )
       .all()
       .map((r) => ({
@@ -225,13 +246,15 @@ export class AttemptStore {
   recordSelection(group: SelectionGroupKey, evidence: GroupEvidenceRecord): void {
     const putGroup = this.db.prepare(
       `INSERT OR REPLACE INTO selection_groups (arm, arm_version, task_kind, task, attempt_ids, tests, normalised,
+         verifier, verifier_calls, verifier_unparsable, verifier_cost,
          base_passing, reproductions, base_error, detail, wall_s, gathered_at)
        VALUES (@arm, @arm_version, @task_kind, @task, @attempt_ids, @tests, @normalised,
+         @verifier, @verifier_calls, @verifier_unparsable, @verifier_cost,
          @base_passing, @reproductions, @base_error, @detail, @wall_s, @gathered_at)`,
     );
     const putCandidate = this.db.prepare(
-      `INSERT OR REPLACE INTO selection_evidence (attempt_id, has_patch, normalised, applied, regressions, reproductions_passed, detail)
-       VALUES (@attempt_id, @has_patch, @normalised, @applied, @regressions, @reproductions_passed, @detail)`,
+      `INSERT OR REPLACE INTO selection_evidence (attempt_id, has_patch, normalised, applied, regressions, reproductions_passed, detail, score, verifier_reply)
+       VALUES (@attempt_id, @has_patch, @normalised, @applied, @regressions, @reproductions_passed, @detail, @score, @verifier_reply)`,
     );
     const bit = (b: boolean | null) => (b === null ? null : b ? 1 : 0);
     this.db.transaction(() => {
@@ -243,6 +266,10 @@ export class AttemptStore {
         attempt_ids: JSON.stringify(evidence.attempt_ids),
         tests: bit(evidence.tests),
         normalised: bit(evidence.normalised),
+        verifier: evidence.verifier,
+        verifier_calls: evidence.verifier_calls,
+        verifier_unparsable: evidence.verifier_unparsable,
+        verifier_cost: evidence.verifier_cost,
         base_passing: evidence.base_passing,
         reproductions: evidence.reproductions,
         base_error: evidence.base_error,

@@ -326,6 +326,15 @@ export function samplingPlots(analysis: Analysis): Plot[] {
           ...arm.selectors.flatMap((c) =>
             c.error === undefined ? [{ name: c.chain, values: c.bestOfK.map((p) => p.rate) }] : [],
           ),
+          ...(arm.verifier?.fit
+            ? [
+                {
+                  name: `verifier model (margin ${arm.verifier.fit.margin.toFixed(2)}, sigma ${arm.verifier.fit.sigma.toFixed(2)})`,
+                  values: arm.verifier.fit.predicted,
+                  dashed: true,
+                },
+              ]
+            : []),
         ],
         `sampling-${i + 1}`,
       ),

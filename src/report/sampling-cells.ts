@@ -49,6 +49,17 @@ export function samplingNotes(arm: ArmSampling): string[] {
         );
     }
   }
+  const v = arm.verifier;
+  if (v) {
+    notes.push(
+      `verifier ${v.spec}: ${v.calls} call(s), ${v.unparsable} reply(ies) without a readable score (ranked last), ${v.cost_usd === null ? "cost unknown (no price for its model)" : `$${v.cost_usd.toFixed(4)}`}`,
+    );
+    notes.push(
+      v.fit
+        ? `verifier model fitted to ${v.fit.scored} scored candidate(s): margin ${v.fit.margin.toFixed(3)}, sigma ${v.fit.sigma.toFixed(3)} — bon_curve at these tasks' p predicts best-of-${arm.n} ${pct(v.fit.predicted.at(-1) ?? Number.NaN)} (the dashed curve)`
+        : "verifier model not fitted: it needs scores of both resolved and unresolved candidates",
+    );
+  }
   if (arm.incomplete.length > 0)
     notes.push(
       `${arm.incomplete.length} task(s) left out, a sample not done: ${arm.incomplete.slice(0, 8).join(", ")}${arm.incomplete.length > 8 ? ", …" : ""}`,

@@ -28,3 +28,10 @@ export {
   type SelectorName,
   type TestEvidence,
 } from "./selectors.js";
+export {
+  parseScore,
+  VERIFIER_MAX_OUTPUT_TOKENS,
+  VERIFIER_SYSTEM,
+  type VerifierTests,
+  verifierPrompt,
+} from "./verifier.js";

@@ -6,24 +6,29 @@
  * Choosing is pure and cheap, so best-of-k for every k is the same function on the first k candidates.
  */
 
-export const SELECTOR_NAMES = ["oracle", "regression", "reproduction", "vote"] as const;
+export const SELECTOR_NAMES = ["oracle", "regression", "reproduction", "vote", "verifier"] as const;
 export type SelectorName = (typeof SELECTOR_NAMES)[number];
 
 /**
  * What each selector reads besides the hidden verdicts: the visible tests' results (gathered by
  * running them on every candidate) or the normalised patches. A run keeps only what its chains need.
  */
-export const SELECTOR_NEEDS: Readonly<Record<SelectorName, "hidden" | "tests" | "patches">> = {
+export const SELECTOR_NEEDS: Readonly<Record<SelectorName, "hidden" | "tests" | "patches" | "scores">> = {
   oracle: "hidden",
   regression: "tests",
   reproduction: "tests",
   vote: "patches",
+  verifier: "scores",
 };
 
 /** The evidence a set of chains needs gathered after sampling. */
-export function evidenceNeeded(chains: readonly Chain[]): { tests: boolean; normalised: boolean } {
+export function evidenceNeeded(chains: readonly Chain[]): {
+  tests: boolean;
+  normalised: boolean;
+  scores: boolean;
+} {
   const needs = new Set(chains.flatMap((c) => c.stages.map((s) => SELECTOR_NEEDS[s])));
-  return { tests: needs.has("tests"), normalised: needs.has("patches") };
+  return { tests: needs.has("tests"), normalised: needs.has("patches"), scores: needs.has("scores") };
 }
 
 export interface Chain {
@@ -72,6 +77,8 @@ export interface Candidate {
   tests?: TestEvidence;
   /** The normalised patch's key (src/select/normalise.ts). */
   normalised?: string;
+  /** The verifier's score in [0, 1]; null when its reply had no readable score (ranked last). */
+  score?: number | null;
 }
 
 export interface Choice {
@@ -129,6 +136,17 @@ export function choose(chain: Chain, candidates: readonly Candidate[]): Choice {
           if (scores.every((s) => s === 0))
             notes.push("reproduction: no candidate passes a reproduction test");
           else left = best(left, scores, true);
+          break;
+        }
+        case "verifier": {
+          const scores = left.map((c) => {
+            if (c.score === undefined)
+              throw new MissingEvidence(
+                `selector verifier needs sample ${c.sample}'s score, and the run kept none — set verifier: in the experiment file and run it again`,
+              );
+            return c.score ?? Number.NEGATIVE_INFINITY;
+          });
+          left = best(left, scores, true);
           break;
         }
         case "vote": {
