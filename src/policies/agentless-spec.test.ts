@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { AgentlessPolicy, isAgentless, parseAgentlessSpec } from "./agentless-spec.js";
+import { type AgentlessPolicy, isAgentless, parseAgentlessSpec } from "./agentless-spec.js";
 import { checkPolicySpec, makePolicy } from "./spec.js";
 
 describe("agentless policy specs", () => {
   it("reads options before the model spec and keeps a URL's colons in the model spec", () => {
-    expect(parseAgentlessSpec("agentless:k=6:temperature=0.5:openai-compatible:m@http://127.0.0.1:9/v1")).toEqual(
-      { settings: { k: 6, temperature: 0.5 }, inner: "openai-compatible:m@http://127.0.0.1:9/v1" },
-    );
+    expect(
+      parseAgentlessSpec("agentless:k=6:temperature=0.5:openai-compatible:m@http://127.0.0.1:9/v1"),
+    ).toEqual({ settings: { k: 6, temperature: 0.5 }, inner: "openai-compatible:m@http://127.0.0.1:9/v1" });
     expect(parseAgentlessSpec("agentless:anthropic:claude-sonnet-4-5")).toEqual({
       settings: { k: 4, temperature: 0.8 },
       inner: "anthropic:claude-sonnet-4-5",

@@ -129,7 +129,7 @@ describe("AnthropicPolicy request on the wire", () => {
     const server = await serve(OK, OK);
     await policy(server).next({ ...REQUEST, temperature: 0 });
     await policy(server).next(REQUEST);
-    expect((server.requests[0]?.body as Record<string, unknown>).temperature).toBe(0);
+    expect((server.requests[0]?.body as Record<string, unknown> | undefined)?.temperature).toBe(0);
     expect(server.requests[1]?.body).not.toHaveProperty("temperature");
   });
 

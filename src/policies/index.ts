@@ -1,7 +1,7 @@
 export {
   AGENTLESS_SPEC_USE,
-  type AgentlessSettings,
   AgentlessPolicy,
+  type AgentlessSettings,
   DEFAULT_AGENTLESS_K,
   DEFAULT_AGENTLESS_TEMPERATURE,
   isAgentless,

@@ -117,7 +117,7 @@ describe("OpenAIPolicy request on the wire", () => {
     const server = await serve(OK, OK);
     await policy(server).next({ ...REQUEST, temperature: 0.8 });
     await policy(server).next(REQUEST);
-    expect((server.requests[0]?.body as Record<string, unknown>).temperature).toBe(0.8);
+    expect((server.requests[0]?.body as Record<string, unknown> | undefined)?.temperature).toBe(0.8);
     expect(server.requests[1]?.body).not.toHaveProperty("temperature");
   });
 
