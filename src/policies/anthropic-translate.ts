@@ -44,6 +44,7 @@ export function toAnthropicRequest(
   return {
     model,
     max_tokens: request.maxOutputTokens,
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     ...(system.length > 0 ? { system } : {}),
     ...(tools.length > 0 ? { tools } : {}),
     messages,

@@ -125,6 +125,14 @@ describe("AnthropicPolicy request on the wire", () => {
     });
   });
 
+  it("sends a temperature only when the request sets one", async () => {
+    const server = await serve(OK, OK);
+    await policy(server).next({ ...REQUEST, temperature: 0 });
+    await policy(server).next(REQUEST);
+    expect((server.requests[0]?.body as Record<string, unknown> | undefined)?.temperature).toBe(0);
+    expect(server.requests[1]?.body).not.toHaveProperty("temperature");
+  });
+
   it("puts exactly two cache breakpoints: the last stable block and the newest message block", async () => {
     const server = await serve(OK, OK, OK);
     await policy(server).next(REQUEST);

@@ -1,3 +1,12 @@
+export {
+  AGENTLESS_SPEC_USE,
+  AgentlessPolicy,
+  type AgentlessSettings,
+  DEFAULT_AGENTLESS_K,
+  DEFAULT_AGENTLESS_TEMPERATURE,
+  isAgentless,
+  parseAgentlessSpec,
+} from "./agentless-spec.js";
 export { AnthropicPolicy, type AnthropicPolicyOptions } from "./anthropic.js";
 export { OpenAIPolicy, type OpenAIPolicyOptions } from "./openai.js";
 export { ReplayPolicy } from "./replay.js";

@@ -38,6 +38,7 @@ export function toOpenAIRequest(
     ...(compatible
       ? { max_tokens: request.maxOutputTokens }
       : { max_completion_tokens: request.maxOutputTokens }),
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     stream: true,
     stream_options: { include_usage: true },
   };

@@ -113,6 +113,14 @@ describe("OpenAIPolicy request on the wire", () => {
     expect((body.messages as unknown[]).at(-1)).toEqual({ role: "user", content: "Reminder: 3 steps left." });
   });
 
+  it("sends a temperature only when the request sets one", async () => {
+    const server = await serve(OK, OK);
+    await policy(server).next({ ...REQUEST, temperature: 0.8 });
+    await policy(server).next(REQUEST);
+    expect((server.requests[0]?.body as Record<string, unknown> | undefined)?.temperature).toBe(0.8);
+    expect(server.requests[1]?.body).not.toHaveProperty("temperature");
+  });
+
   it("uses OPENAI_API_KEY for a compatible server when it is set", async () => {
     vi.stubEnv("OPENAI_API_KEY", "sk-local");
     const server = await serve(OK);

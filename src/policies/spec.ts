@@ -1,3 +1,4 @@
+import { AgentlessPolicy, parseAgentlessSpec } from "./agentless-spec.js";
 import { AnthropicPolicy } from "./anthropic.js";
 import { OpenAIPolicy } from "./openai.js";
 import { ReplayPolicy } from "./replay.js";
@@ -10,6 +11,9 @@ export const POLICY_SPEC_HELP = [
   "openai-compatible:<model>@<url>   any OpenAI-compatible server (vLLM, llama.cpp, Ollama, LM Studio)",
   "scripted:<file.json>              a list of tool calls; plain `scripted` = the task's reference script",
   "replay:<trajectory.jsonl>         replay a recorded run",
+  "agentless:[k=N:][temperature=T:]<model spec>",
+  "                                  the Agentless workflow on a coding task: localise, k repair",
+  "                                  candidates (default 4, sampled at T, default 0.8), validate, vote",
 ].join("\n");
 
 export interface PolicyContext {
@@ -72,6 +76,10 @@ export function makePolicy(spec: string, context: PolicyContext = {}): Policy {
     }
     case "replay":
       return new ReplayPolicy(spec, need("the trajectory file, e.g. replay:runs/x/trajectory.jsonl"));
+    case "agentless": {
+      const { settings, inner } = parseAgentlessSpec(spec);
+      return new AgentlessPolicy(spec, makePolicy(inner, context), settings);
+    }
     default:
       throw new Error(`unknown policy "${spec}". Policy specs:\n${POLICY_SPEC_HELP}`);
   }
@@ -83,7 +91,7 @@ export function makePolicy(spec: string, context: PolicyContext = {}): Policy {
  * kinds, plus `auto`.
  */
 const SPEC_KINDS_USE =
-  "use auto, scripted, scripted:FILE, replay:FILE, anthropic:MODEL, openai:MODEL or openai-compatible:MODEL@URL";
+  "use auto, scripted, scripted:FILE, replay:FILE, anthropic:MODEL, openai:MODEL, openai-compatible:MODEL@URL or agentless:MODEL_SPEC";
 
 export function checkPolicySpec(spec: string): void {
   const colon = spec.indexOf(":");
@@ -110,6 +118,10 @@ export function checkPolicySpec(spec: string): void {
       if (at <= 0 || at === arg.length - 1) fail("expected openai-compatible:MODEL@URL");
       return;
     }
+    case "agentless":
+      // Its own grammar errors name the agentless syntax; the model spec after it is checked as any other.
+      checkPolicySpec(parseAgentlessSpec(spec).inner);
+      return;
     default:
       fail(`no policy kind "${kind}"`);
   }

@@ -14,6 +14,11 @@ export interface PolicyRequest {
   /** The conversation after the system prompt: the task, then assistant/tool turns. */
   messages: Message[];
   maxOutputTokens: number;
+  /**
+   * Sampling temperature, sent on the wire when set; unset leaves the provider's default (an agent
+   * loop never sets it). Workflows that sample several candidates (agentless) set it per call.
+   */
+  temperature?: number;
 }
 
 export interface PolicyReply {

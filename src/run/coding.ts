@@ -5,10 +5,11 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { runAgentless } from "../agentless/index.js";
 import { gradeTask } from "../eval/index.js";
 import { parseHistorySpec } from "../history/index.js";
 import { DEFAULT_LIMITS, type Limits, loadMemory } from "../loop/index.js";
-import { makePolicy } from "../policies/index.js";
+import { isAgentless, makePolicy } from "../policies/index.js";
 import { type BackendChoice, BwrapSandbox, formatDecisions, type Sandbox } from "../sandbox/index.js";
 import { type GradingRules, type InstanceReport, patchPaths, splitDiff } from "../swebench/index.js";
 import {
@@ -120,19 +121,36 @@ async function executeCoding(
   let loop: KindEnd<CodingRunResult>["loop"];
   try {
     const setupBlocks = await runTaskSetup(task, environment?.setup ?? [], sandbox, checkout, run.signal);
-    const outcome = await runWorkspaceLoop(run, {
-      task: task.id,
-      toolsLabel: actionFormat === "json" ? set.name : `${set.name} (${actionFormat})`,
-      registry,
-      workspace: { root, gitDir, sandbox, testCommand: task.testCommand },
-      history,
-      limits,
-      system: SYSTEM_PROMPT,
-      memory,
-      prompt: taskMessage(task),
-      ...(options.commandTimeoutMs ? { commandTimeoutMs: options.commandTimeoutMs } : {}),
-      ...(options.maxOutputTokens ? { maxOutputTokens: options.maxOutputTokens } : {}),
-    });
+    // A workflow policy (agentless) acts in place of the loop; both leave their answer in the workspace.
+    const outcome = isAgentless(run.policy)
+      ? await runAgentless({
+          task,
+          policy: run.policy,
+          ledger: run.ledger,
+          trajectory: run.trajectory,
+          runId: run.runId,
+          limits,
+          workspace: root,
+          grade: {
+            ...(options.sandbox ? { backend: options.sandbox } : {}),
+            ...(run.signal ? { signal: run.signal } : {}),
+          },
+          ...(options.maxOutputTokens ? { maxOutputTokens: options.maxOutputTokens } : {}),
+          ...(run.signal ? { signal: run.signal } : {}),
+        })
+      : await runWorkspaceLoop(run, {
+          task: task.id,
+          toolsLabel: actionFormat === "json" ? set.name : `${set.name} (${actionFormat})`,
+          registry,
+          workspace: { root, gitDir, sandbox, testCommand: task.testCommand },
+          history,
+          limits,
+          system: SYSTEM_PROMPT,
+          memory,
+          prompt: taskMessage(task),
+          ...(options.commandTimeoutMs ? { commandTimeoutMs: options.commandTimeoutMs } : {}),
+          ...(options.maxOutputTokens ? { maxOutputTokens: options.maxOutputTokens } : {}),
+        });
     loop = outcome;
     // Nothing may change the workspace while the host reads it (a process left running could swap a
     // file for a FIFO mid-read): the sandbox goes first.

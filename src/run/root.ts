@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ledger, withOverrides } from "../ledger/index.js";
 import type { StopReason } from "../loop/index.js";
-import { makePolicy, type Policy, resolveAutoPolicy } from "../policies/index.js";
+import { isAgentless, makePolicy, type Policy, resolveAutoPolicy } from "../policies/index.js";
 import { type TrajectorySink, TrajectoryWriter } from "../trajectory/index.js";
 import { type GradeCore, type ResultCore, type ResultExtras, resultCore, type TaskKind } from "./result.js";
 
@@ -78,6 +78,10 @@ export async function runAnyTask<R extends AnyResult>(
 ): Promise<R> {
   const started = performance.now();
   const policy = options.policy ?? resolvePolicy(options.policySpec, task);
+  if (isAgentless(policy) && task.kind !== "coding")
+    throw new Error(
+      `policy "${policy.spec}" runs the Agentless workflow, which edits a repository: task "${task.id}" is a ${task.kind === "cua" ? "computer-use" : "tool-use"} task — use ${policy.inner.spec} for it, or an agentless policy on a coding task`,
+    );
   const { out } = options;
   if (out) mkdirSync(out, { recursive: true });
   const file = out ? new TrajectoryWriter(join(out, "trajectory.jsonl")) : undefined;

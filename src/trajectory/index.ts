@@ -5,6 +5,7 @@ export {
   type ActionRecord,
   type RunEndRecord,
   type RunStartRecord,
+  type StageRecord,
   TRAJECTORY_VERSION,
   type TrajectoryRecord,
   type TurnRecord,

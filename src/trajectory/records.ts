@@ -64,4 +64,20 @@ export interface RunEndRecord {
   cache_busts: number;
 }
 
-export type TrajectoryRecord = RunStartRecord | TurnRecord | RunEndRecord;
+/**
+ * One stage of a fixed workflow (agentless: localise-files, localise-units, localise-lines, repair,
+ * reproduce, validate, vote) and what came of it, so a reader can see why the submitted patch won.
+ * The model calls of a stage are `turn` records carrying the same `stage`.
+ */
+export interface StageRecord {
+  type: "stage";
+  stage: string;
+  /** `ok`, or `failed` when the stage's output was unusable (the run then ends, or goes on without it). */
+  outcome: "ok" | "failed";
+  /** A sentence: what the stage found, or why it failed and what to check. */
+  detail: string;
+  /** The stage's findings: files, units, ranges, candidates, evidence, the vote. */
+  data: Record<string, unknown>;
+}
+
+export type TrajectoryRecord = RunStartRecord | TurnRecord | StageRecord | RunEndRecord;
