@@ -100,9 +100,12 @@ export type RolloutLine = z.infer<typeof RolloutLineSchema>;
 
 /** The JSON Schema written to docs/rollouts.schema.json. */
 export function rolloutJsonSchema(): Record<string, unknown> {
+  const { $schema, ...rest } = z.toJSONSchema(RolloutLineSchema);
   return {
+    $schema,
     title: "acilab rollout line",
-    description: "One line of `acilab export rollouts --format jsonl`: one done attempt as training data.",
-    ...z.toJSONSchema(RolloutLineSchema),
+    description:
+      "One line of `acilab export rollouts --format jsonl`: one done attempt as training data (docs/rollouts.md).",
+    ...rest,
   };
 }
