@@ -105,7 +105,7 @@ export function exportRollouts(
     }
     const read = input.trajectories.get(row.id);
     // A trajectory cut short would pair a partial conversation with the whole run's reward.
-    if (!read || read.state !== "ok" || !read.records) {
+    if (read?.state !== "ok" || !read.records) {
       summary.broken.push(
         named(row, `trajectory ${read?.state ?? "missing"}: ${read?.warnings[0] ?? "not read"}`),
       );
