@@ -137,22 +137,29 @@ describe("acilab export rollouts", () => {
     const size = readFileSync(trajectory(1)).length;
     truncateSync(trajectory(1), size - 40); // a run killed mid-write: the last line is torn
     writeFileSync(trajectory(2), `not json\n${readFileSync(trajectory(2), "utf8")}`);
+    // Valid JSON lines of the wrong shape: a turn without its request.
+    const records = readFileSync(trajectory(3), "utf8").split("\n");
+    const turn = JSON.parse(records[1] ?? "{}");
+    delete turn.request;
+    records[1] = JSON.stringify(turn);
+    writeFileSync(trajectory(3), records.join("\n"));
     const db = new Database(join(broken, "experiment.db"));
     db.prepare(
       "UPDATE attempts SET status = 'pending' WHERE arm = 'gives-up' AND task = 'semver-range' AND repeat = 3",
     ).run();
     db.close();
     const { lines, summary } = await exportLines(broken);
-    // Repeat 3 is left alone in its group: no baseline.
     expect(lines).toEqual([]);
     expect(
       summary.broken.map((b: { repeat: number; why: string }) => [b.repeat, b.why.split(":")[0]]),
     ).toEqual([
       [1, "trajectory truncated"],
       [2, "trajectory unreadable"],
+      [3, "records of the wrong shape (TypeError"],
     ]);
     expect(summary.not_done).toEqual({ pending: 1, running: 0, no_script: 0, error: 0 });
-    expect(summary.dropped.single_attempt).toEqual({ groups: 1, attempts: 1 });
+    // gives-up · semver-range keeps two repeats, both 0: no signal.
+    expect(summary.dropped.same_reward).toEqual({ groups: 3, attempts: 8 });
   });
 
   it("refuses a folder with no experiment.db, an unknown format or tokenizer, saying what to do", async () => {

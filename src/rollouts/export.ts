@@ -119,8 +119,9 @@ export function exportRollouts(
     try {
       conversation = conversationOf(read.records);
     } catch (e) {
-      if (!(e instanceof ConversationError)) throw e;
-      summary.broken.push(named(row, e.message));
+      // Records of the wrong shape (a hand-edited or foreign file) are damage to one attempt, not the export.
+      const why = e instanceof ConversationError ? e.message : `records of the wrong shape (${String(e)})`;
+      summary.broken.push(named(row, why));
       continue;
     }
     let reward = row.resolved ? 1 : 0;
