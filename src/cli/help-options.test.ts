@@ -15,6 +15,7 @@ import {
   EXPERIMENT_VALIDATE_OPTIONS,
   INSPECT_OPTIONS,
 } from "./experiment-options.js";
+import { EXPORT_ROLLOUTS_OPTIONS } from "./export-command.js";
 import { GRADE_OPTIONS } from "./grade-command.js";
 import { RUN_OPTIONS } from "./run-command.js";
 import { DOCTOR_OPTIONS, SANDBOX_EXEC_OPTIONS } from "./sandbox-commands.js";
@@ -50,6 +51,7 @@ const COMMANDS: readonly (readonly string[])[] = [
   ["env", "list"],
   ["env", "prune"],
   ["bon-curve"],
+  ["export", "rollouts"],
 ];
 
 const TABLES = [
@@ -74,6 +76,7 @@ const TABLES = [
   ENV_BUILD_OPTIONS,
   ENV_LIST_OPTIONS,
   ENV_PRUNE_OPTIONS,
+  EXPORT_ROLLOUTS_OPTIONS,
 ];
 
 const cli = (argv: readonly string[]) => runCli(argv);

@@ -2,6 +2,7 @@ import { BON_CURVE_HELP } from "./bon-curve-command.js";
 import { CUA_HELP } from "./cua-options.js";
 import { ENV_HELP } from "./env-command.js";
 import { EXPERIMENT_HELP, INSPECT_HELP } from "./experiment-options.js";
+import { EXPORT_HELP } from "./export-command.js";
 import { GRADE_HELP } from "./grade-command.js";
 import { RUN_HELP } from "./run-command.js";
 import { DOCTOR_HELP, SANDBOX_HELP } from "./sandbox-commands.js";
@@ -20,6 +21,7 @@ Commands:
   tasks       list the built-in tasks
   cua         run a computer-use task in a real browser (acilab cua --task all)
   experiment  write, check and run experiment files: arms × tasks × repeats (init, validate, run, report)
+  export      an experiment's attempts as training data: masks, rewards, advantages (export rollouts)
   inspect     one run's trajectory, patch and grading as an offline HTML page
   env         environments built once per repository commit: build, list, prune
   bon-curve   coverage (pass@n) against best-of-n under a noisy verifier, computed exactly
@@ -41,6 +43,7 @@ const COMMAND_HELP: Record<string, string> = {
   cua: CUA_HELP,
   experiment: EXPERIMENT_HELP,
   inspect: INSPECT_HELP,
+  export: EXPORT_HELP,
   env: ENV_HELP,
   worker: WORKER_HELP,
   "bon-curve": BON_CURVE_HELP,

@@ -3,6 +3,7 @@ import { bonCurveCommand } from "./bon-curve-command.js";
 import { cuaCommand } from "./cua-command.js";
 import { envCommand } from "./env-command.js";
 import { experimentCommand } from "./experiment-command.js";
+import { exportCommand } from "./export-command.js";
 import { gradeCommand } from "./grade-command.js";
 import { helpFor } from "./help.js";
 import { inspectCommand } from "./inspect-command.js";
@@ -50,6 +51,8 @@ export async function main(
         return await tasksCommand(rest, out);
       case "experiment": // experiment files: init, validate, run (src/cli/experiment-command.ts)
         return await experimentCommand(rest, out, err);
+      case "export": // rollouts as training data (src/cli/export-command.ts, src/rollouts)
+        return await exportCommand(rest, out, err);
       case "env": // environment layers: build, list, prune (src/cli/env-command.ts)
         return await envCommand(rest, out, err);
       case "inspect": // one run folder as an HTML page (src/cli/inspect-command.ts)
