@@ -163,7 +163,7 @@ describe("analyzeSampling", () => {
     expect(a?.verifier?.fit?.margin).toBeCloseTo(0.4, 12);
     expect(a?.verifier?.fit?.sigma).toBeCloseTo(Math.sqrt(0.02), 12);
     const expected = bonCurve([0.5], 4, 0.4, Math.sqrt(0.02)).bon;
-    expected.forEach((v, k) => expect(a?.verifier?.fit?.predicted[k]).toBeCloseTo(v, 9));
+    for (const [k, v] of expected.entries()) expect(a?.verifier?.fit?.predicted[k]).toBeCloseTo(v, 9);
   });
 
   it("fits nothing without scores of both kinds", () => {

@@ -38,4 +38,12 @@ describe("loadTokenizer", () => {
     expect(t.encode("<|endoftext|>")).toEqual([7]);
     expect(seen).toEqual([["cl100k_base", "<|endoftext|>", [], []]]);
   });
+
+  it("encodes for real with the installed js-tiktoken: cl100k_base's ids for a known text", async () => {
+    const t = await loadTokenizer("cl100k_base");
+    // "hello world" is two tokens in cl100k_base: "hello" and " world".
+    expect(t.encode("hello world")).toEqual([15339, 1917]);
+    // A special token's text in tool output is plain text, never the control token (100257).
+    expect(t.encode("<|endoftext|>")).not.toContain(100257);
+  });
 });
