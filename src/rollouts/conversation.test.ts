@@ -138,6 +138,13 @@ describe("conversationOf", () => {
       /turn 3 reuses 2 messages of a request that had 1: a turn is missing/,
     );
   });
+
+  it("refuses a run of separate model calls (a workflow) rather than splicing them into one transcript", () => {
+    const second = turn(2, 0, [user], 1);
+    expect(() => conversationOf([START, RECORDS[1] as TurnRecord, second])).toThrow(
+      /turn 2 starts a new conversation: the run made separate model calls \(a workflow such as agentless\)/,
+    );
+  });
 });
 
 describe("tokenize", () => {

@@ -34,8 +34,15 @@ export function conversationOf(records: readonly TrajectoryRecord[]): Conversati
   const turns = records.filter((r): r is TurnRecord => r.type === "turn");
   const neutral: Message[] = [];
   let request: Message[] = [];
-  for (const turn of turns) {
+  for (const [index, turn] of turns.entries()) {
     const { first_change, messages_from_first_change, message_count } = turn.request;
+    // Every history keeps the task's message at position 0; a later request that changes it starts a
+    // conversation of its own (a workflow's separate calls, as agentless makes). Splicing it into the
+    // first would make a transcript no model ever saw.
+    if (index > 0 && first_change === 0)
+      throw new ConversationError(
+        `turn ${turn.step} starts a new conversation: the run made separate model calls (a workflow such as agentless), not one conversation — exporting those calls is not supported yet`,
+      );
     if (first_change > request.length)
       throw new ConversationError(
         `turn ${turn.step} reuses ${first_change} messages of a request that had ${request.length}: a turn is missing`,
