@@ -89,8 +89,6 @@ describe("samples: 8 of agentless on the recorded built-in tasks", () => {
     const summary = JSON.parse(exported.out) as { exported: number; broken: { why: string }[] };
     expect(summary.exported).toBe(0);
     expect(summary.broken).toHaveLength(24);
-    expect(summary.broken[0]?.why).toMatch(
-      /starts a new conversation: the run made separate model calls/,
-    );
+    expect(summary.broken[0]?.why).toMatch(/starts a new conversation: the run made separate model calls/);
   });
 });
