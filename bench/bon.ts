@@ -1,10 +1,16 @@
 /**
  * `npm run bench bon`: the pure parts of many-candidate selection at the sizes the issue names —
- * normalising and voting over 1,000 candidate patches, and bon_curve for 500 issues × n = 1..64.
- * (Sampling 32 candidates in parallel checkouts waits on the experiment integration; see the note.)
+ * normalising and voting over 1,000 candidate patches, and bon_curve for 500 issues × n = 1..64 —
+ * and sampling itself: 32 candidates of one built-in task (scripted policy, real sandbox and grader)
+ * on 2 workers against the same 32 one after another, and what one copy-on-write checkout costs.
  */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadExperiment, runExperiment } from "../src/experiment/index.js";
 import { choose, normalisePatch, parseChain } from "../src/select/index.js";
 import { betaSample, bonCurve } from "../src/stats/index.js";
+import { checkoutTask, loadTask } from "../src/tasks/index.js";
 import { type BenchRow, summarise } from "./stats.js";
 
 const BASE = Array.from(
@@ -42,6 +48,69 @@ async function voteOver(patches: readonly string[], runs: number): Promise<numbe
   return voteRuns;
 }
 
+const SAMPLES = 32;
+const SAMPLE_TASK = "median-even";
+
+/** One experiment of `samples` candidates of SAMPLE_TASK on `workers`: its wall time in ms. */
+async function sampleWall(workers: number, samples = SAMPLES): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), "acilab-bench-bon-"));
+  try {
+    const file = join(dir, "e.yaml");
+    writeFileSync(
+      file,
+      `name: bon\nbase: { policy: scripted }\narms: { a: {} }\ntasks: [${SAMPLE_TASK}]\nsamples: ${samples}\nworkers: ${workers}\n`,
+    );
+    const t0 = performance.now();
+    const run = await runExperiment(loadExperiment(file), { dir: join(dir, "out") });
+    const wall = performance.now() - t0;
+    const bad = run.rows.filter((r) => r.status !== "done" || r.resolved !== true);
+    if (bad.length > 0)
+      throw new Error(
+        `bench bon: ${bad.length} sample(s) did not resolve — ${bad[0]?.error ?? bad[0]?.stop_reason}`,
+      );
+    return wall;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** What one candidate's checkout costs: made from the task's snapshot and thrown away. */
+async function checkoutCost(count: number): Promise<number[]> {
+  const task = loadTask(SAMPLE_TASK);
+  await (await checkoutTask(task)).checkout.dispose(); // the snapshot is built once, outside the timing
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const t0 = performance.now();
+    const { checkout } = await checkoutTask(task);
+    await checkout.dispose();
+    times.push(performance.now() - t0);
+  }
+  return times;
+}
+
+/** Sampling rows: sequential and parallel wall time per candidate, their ratio, checkout cost. */
+async function benchSampling(): Promise<BenchRow[]> {
+  await sampleWall(1, 1); // warm: the task's repository and snapshot are built once, outside the timing
+  const sequential = await sampleWall(1);
+  const parallel = await sampleWall(2);
+  const perCandidate = (ms: number) => [ms / SAMPLES];
+  const speedup = sequential / parallel;
+  return [
+    summarise(
+      `bon: ${SAMPLES} samples of ${SAMPLE_TASK} one after another, per candidate`,
+      perCandidate(sequential),
+    ),
+    summarise(
+      `bon: ${SAMPLES} samples on 2 workers, per candidate (${speedup.toFixed(2)}× faster; target ≥ 1.8×)`,
+      perCandidate(parallel),
+    ),
+    summarise(
+      `bon: one candidate's copy-on-write checkout (${SAMPLE_TASK}), made and removed`,
+      await checkoutCost(SAMPLES),
+    ),
+  ];
+}
+
 export async function benchBon(): Promise<BenchRow[]> {
   const repeated = await voteOver(
     Array.from({ length: 1000 }, (_, i) => candidate(i)),
@@ -64,6 +133,7 @@ export async function benchBon(): Promise<BenchRow[]> {
     curveRuns.push(performance.now() - t0);
   }
   return [
+    ...(await benchSampling()),
     summarise("bon: normalise + vote, 1,000 candidates (40 distinct edits)", repeated, 1000),
     summarise("bon: normalise + vote, 1,000 candidates (all different)", different, 1000),
     summarise("bon: bon_curve, 500 issues × n = 1..64", curveRuns, 1000),
