@@ -132,7 +132,12 @@ export function formatPlan(loaded: LoadedExperiment, shown: string): string {
     `tasks: ${tasks.length} — ${kinds.map(([k, ids]) => `${ids.length} ${KIND_NAMES[k]}`).join(", ")}`,
     ...taskLines,
     "",
-    `attempts: ${arms.length} arm${arms.length === 1 ? "" : "s"} × ${tasks.length} task${tasks.length === 1 ? "" : "s"} × ${experiment.repeats} repeat${experiment.repeats === 1 ? "" : "s"} = ${attemptCount(loaded)}`,
+    `attempts: ${arms.length} arm${arms.length === 1 ? "" : "s"} × ${tasks.length} task${tasks.length === 1 ? "" : "s"} × ${experiment.repeats} ${experiment.sampling ? "sample" : "repeat"}${experiment.repeats === 1 ? "" : "s"} = ${attemptCount(loaded)}`,
+    ...(experiment.sampling
+      ? [
+          `selectors: ${experiment.sampling.chains.map((c) => c.spec).join(", ") || "none (pass@k only)"}${experiment.sampling.verifier ? ` · verifier ${experiment.sampling.verifier}` : ""}`,
+        ]
+      : []),
     `baseline ${experiment.baseline} · workers ${experiment.workers} · seed ${experiment.seed}`,
   ].join("\n");
 }

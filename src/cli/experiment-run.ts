@@ -136,7 +136,8 @@ function evidenceLine(e: EvidenceEvent): string {
   if (!ev) return `${head}: not gathered`;
   const parts = [`${ev.candidates.length} candidates`];
   if (ev.normalised) {
-    const distinct = new Set(ev.candidates.map((c) => c.normalised)).size;
+    const distinct = new Set(ev.candidates.flatMap((c) => (c.normalised === null ? [] : [c.normalised])))
+      .size;
     parts.push(`${distinct} distinct patch${distinct === 1 ? "" : "es"}`);
   }
   if (ev.tests)

@@ -101,7 +101,7 @@ function readEvidence(db: Database.Database): SamplingEvidence {
     .all()
     .map((g) => ({
       ...g,
-      attempt_ids: JSON.parse(g.attempt_ids) as number[],
+      attempt_ids: JSON.parse(g.attempt_ids) as [number, number][],
       tests: g.tests === 1,
       normalised: g.normalised === 1,
     }));

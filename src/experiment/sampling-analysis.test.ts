@@ -26,6 +26,7 @@ function row(
     status,
     resolved: status === "done" ? resolved : null,
     cost_usd: 0.5,
+    runs: 1,
   } as AttemptRow;
 }
 
@@ -35,7 +36,7 @@ function evidence(rows: AttemptRow[], each: Omit<EvidenceCandidateRow, "attempt_
     arm_version: 1,
     task_kind: "coding",
     task: rows[0]?.task ?? "",
-    attempt_ids: rows.map((r) => r.id),
+    attempt_ids: rows.map((r): [number, number] => [r.id, r.runs]),
     tests: true,
     normalised: true,
     verifier: null,
@@ -129,7 +130,9 @@ describe("analyzeSampling", () => {
       "curve",
     ]);
     // Evidence of other attempts (a sample run again since) is stale: not used.
-    const stale = { ...e1.group, attempt_ids: [999, ...e1.group.attempt_ids.slice(1)] };
+    // A sample run again since (one more start): its old evidence is not used.
+    const [first, ...rest] = e1.group.attempt_ids;
+    const stale = { ...e1.group, attempt_ids: [[first?.[0] ?? 0, 2] as [number, number], ...rest] };
     const [b] = analyzeSampling({ samples: 4, selectors: ["vote"] }, [{ name: "a", version: 1 }], t1, {
       groups: [stale],
       candidates: stored.candidates,

@@ -12,7 +12,7 @@ import {
   type TaskCandidates,
 } from "../select/index.js";
 import { bonCurve, type Proportion } from "../stats/index.js";
-import type { AttemptRow } from "./store.js";
+import { type AttemptRow, sampleRuns } from "./store.js";
 
 /** The sampling a run recorded (meta `sampling`). */
 export interface RecordedSampling {
@@ -28,7 +28,8 @@ export interface EvidenceGroupRow {
   arm_version: number;
   task_kind: string;
   task: string;
-  attempt_ids: number[];
+  /** [attempt id, runs] per sample, as `sampleRuns` makes them. */
+  attempt_ids: [number, number][];
   tests: boolean;
   normalised: boolean;
   verifier: string | null;
@@ -107,9 +108,10 @@ function candidatesOf(
   rows: readonly AttemptRow[],
   group: EvidenceGroupRow | undefined,
   evidence: SamplingEvidence,
+  verifier: string | null,
 ): Candidate[] {
   const current =
-    group !== undefined && JSON.stringify(group.attempt_ids) === JSON.stringify(rows.map((r) => r.id));
+    group !== undefined && JSON.stringify(group.attempt_ids) === JSON.stringify(sampleRuns(rows));
   return rows.map((r) => {
     const ev = current ? evidence.candidates.get(r.id) : undefined;
     const candidate: Candidate = {
@@ -124,7 +126,8 @@ function candidatesOf(
         reproductionsPassed: ev.reproductions_passed ?? 0,
       };
     if (ev?.normalised != null && group?.normalised) candidate.normalised = ev.normalised;
-    if (ev && group?.verifier) candidate.score = ev.score;
+    // Scores of another verifier than the one the run names are not this verifier's.
+    if (ev && group?.verifier && group.verifier === verifier) candidate.score = ev.score;
     return candidate;
   });
 }
@@ -231,7 +234,8 @@ export function analyzeSampling(
     const baseErrors: string[] = [];
     let identical = 0;
     for (const [key, list] of byTask) {
-      const rows = [...list].sort((a, b) => a.repeat - b.repeat);
+      // Samples past `samples` (left by a run that asked for more) are not this run's candidates.
+      const rows = list.filter((r) => r.repeat <= sampling.samples).sort((a, b) => a.repeat - b.repeat);
       const task = rows[0]?.task ?? key;
       if (rows.length !== sampling.samples || rows.some((r) => r.status !== "done")) {
         incomplete.push(task);
@@ -239,9 +243,9 @@ export function analyzeSampling(
       }
       const group = groupOf.get(`${name}\n${key}`);
       if (group?.base_error) baseErrors.push(`${task} (${group.base_error})`);
-      const candidates = candidatesOf(rows, group, evidence);
+      const candidates = candidatesOf(rows, group, evidence, sampling.verifier ?? null);
       const keys = new Set(candidates.filter((c) => c.hasPatch).map((c) => c.normalised ?? `#${c.sample}`));
-      if (group?.normalised && keys.size <= 1) identical += 1;
+      if (group?.normalised && candidates.some((c) => c.hasPatch) && keys.size <= 1) identical += 1;
       groups.push({ task, candidates, costs: rows.map((r) => r.cost_usd) });
       storedOf.push(group);
     }

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { LoopbackServer } from "../policies/testing/loopback.js";
-import { openaiStream } from "../policies/testing/openai-wire.js";
+import { openaiError, openaiStream } from "../policies/testing/openai-wire.js";
 import { readExperimentDir } from "./analysis-input.js";
 import { analyzeExperiment } from "./analyze.js";
 import { checkExperiment } from "./load.js";
@@ -216,6 +216,31 @@ describe("a sampled experiment on built-in tasks (scripted policy, real grading)
       const chain = arm?.selectors.find((c) => c.chain === "verifier");
       expect(chain?.error === undefined && chain?.bestOfK.map((p) => p.k)).toEqual([2, 2]);
       expect(arm?.verifier?.fit).toBeNull();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a verifier that fails leaves the group ungathered (retried next run), never another verifier's scores", async () => {
+    const server = await LoopbackServer.start(
+      Array.from({ length: 4 }, () =>
+        openaiError(400, "model judge-2 does not exist", "invalid_request_error"),
+      ),
+    );
+    try {
+      const failing = load(
+        FILE(
+          `samples: 2\nselectors: [oracle, verifier]\nverifier: openai-compatible:judge-2@${server.url}/v1\nworkers: 1\n`,
+          "[median-even, lru-recency]",
+        ),
+      );
+      const errors: string[] = [];
+      const run = await runExperiment(failing, { dir, onEvidence: (e) => errors.push(e.error ?? "ok") });
+      expect(run.evidence).toEqual({ groups: 2, failed: 2 });
+      expect(errors.every((e) => /judge-2 does not exist/.test(e))).toBe(true);
+      // The store still holds the earlier verifier's scores: not shown under this one's name.
+      const arm = analyzeExperiment(readExperimentDir(dir)).sampling?.arms[0];
+      expect(arm?.selectors.find((c) => c.chain === "verifier")?.error).toMatch(/needs sample 1's score/);
     } finally {
       await server.close();
     }

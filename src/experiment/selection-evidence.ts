@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { costOf, priceFor } from "../ledger/index.js";
-import { makePolicy } from "../policies/index.js";
+import { makePolicy, type Policy } from "../policies/index.js";
 import { forEachLimited } from "../pool/index.js";
 import type { BackendChoice } from "../sandbox/index.js";
 import {
@@ -28,7 +28,13 @@ import { git } from "../workspace/index.js";
 import { codingTask } from "./attempt.js";
 import type { RunFields } from "./fields.js";
 import type { Sampling } from "./sampling-spec.js";
-import type { AttemptRow, AttemptStore, StoredGroup } from "./store.js";
+import {
+  type AttemptRow,
+  type AttemptStore,
+  type SampleRuns,
+  type StoredGroup,
+  sampleRuns,
+} from "./store.js";
 import type { TaskRef } from "./tasks.js";
 
 /** A patch larger than this is not parsed for the vote: its raw text is its key. */
@@ -58,7 +64,7 @@ export interface CandidateEvidence {
 }
 
 export interface GroupEvidence {
-  attempt_ids: number[];
+  attempt_ids: SampleRuns;
   tests: boolean;
   normalised: boolean;
   verifier: string | null;
@@ -87,10 +93,14 @@ export interface EvidenceEvent {
 const groupKey = (g: { arm: string; arm_version: number; task_kind: string; task: string }) =>
   `${g.arm}@${g.arm_version}\n${g.task_kind}:${g.task}`;
 
-/** The sampling groups of `rows`: every (arm version, task), its attempts in sample order. */
-export function sampleGroups(rows: readonly AttemptRow[]): SampleGroup[] {
+/**
+ * The sampling groups of `rows`: every (arm version, task), its attempts 1..samples in sample order
+ * (a store that once asked for more samples keeps the rest, which are not this run's candidates).
+ */
+export function sampleGroups(rows: readonly AttemptRow[], samples: number): SampleGroup[] {
   const groups = new Map<string, SampleGroup>();
   for (const r of rows) {
+    if (r.repeat > samples) continue;
     const key = groupKey(r);
     let g = groups.get(key);
     if (!g) {
@@ -119,11 +129,11 @@ export function groupsToGather(
   const needs = evidenceNeeded(sampling.chains);
   if (!needs.tests && !needs.normalised && !needs.scores) return [];
   const have = new Map(stored.map((g) => [groupKey(g), g]));
-  return sampleGroups(rows).filter((g) => {
+  return sampleGroups(rows, sampling.samples).filter((g) => {
     if (g.task_kind !== "coding" || !complete(g, sampling.samples)) return false;
     const kept = have.get(groupKey(g));
     if (!kept) return true;
-    if (JSON.stringify(kept.attempt_ids) !== JSON.stringify(g.rows.map((r) => r.id))) return true;
+    if (JSON.stringify(kept.attempt_ids) !== JSON.stringify(sampleRuns(g.rows))) return true;
     return (
       (needs.tests && !kept.tests) ||
       (needs.normalised && !kept.normalised) ||
@@ -132,12 +142,15 @@ export function groupsToGather(
   });
 }
 
+/** The sample's patch; a done coding attempt always wrote one, so a missing file is damage, said as such. */
 function readPatch(dir: string, row: AttemptRow): string {
   if (!row.patch) return "";
   try {
     return readFileSync(join(dir, row.patch), "utf8");
-  } catch {
-    return ""; // the folder lost its patch: nothing to submit, which the evidence records
+  } catch (e) {
+    throw new Error(
+      `sample ${row.repeat}'s ${row.patch} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}) — restore the attempt's folder, or delete DIR/experiment.db's row for attempt ${row.id} so the next run samples it again`,
+    );
   }
 }
 
@@ -160,6 +173,7 @@ export async function gatherGroup(
   ref: TaskRef,
   fields: RunFields,
   sampling: Sampling,
+  verifier: Policy | undefined,
   signal?: AbortSignal,
 ): Promise<GroupEvidence> {
   const started = performance.now();
@@ -194,6 +208,7 @@ export async function gatherGroup(
     tests = await gatherTestEvidence(instance, patches, {
       ...(fields.sandbox ? { backend: fields.sandbox as BackendChoice } : {}),
       ...(fields.rules ? { rules: fields.rules } : {}),
+      ...(signal ? { signal } : {}),
     });
     for (const [i, row] of group.rows.entries()) {
       const c = tests.candidates[row.repeat];
@@ -206,14 +221,14 @@ export async function gatherGroup(
     }
   }
   const scored =
-    needs.scores && sampling.verifier
-      ? await scoreCandidates(sampling.verifier, instance, patches, candidates, tests, signal)
+    needs.scores && verifier
+      ? await scoreCandidates(verifier, instance, patches, candidates, tests, signal)
       : null;
   return {
-    attempt_ids: group.rows.map((r) => r.id),
+    attempt_ids: sampleRuns(group.rows),
     tests: tests !== undefined,
     normalised: needs.normalised,
-    verifier: scored ? sampling.verifier : null,
+    verifier: scored && verifier ? verifier.spec : null,
     verifier_calls: scored?.calls ?? null,
     verifier_unparsable: scored?.unparsable ?? null,
     verifier_cost: scored ? scored.cost : null,
@@ -234,14 +249,13 @@ const MAX_REPLY_CHARS = 4000;
  * adapters as agents; a reply with no readable score is kept, counted and ranked last.
  */
 async function scoreCandidates(
-  spec: string,
+  policy: Policy,
   instance: Instance,
   patches: readonly CandidatePatch[],
   candidates: CandidateEvidence[],
   tests: TaskEvidence | undefined,
   signal: AbortSignal | undefined,
 ): Promise<{ calls: number; unparsable: number; cost: number | null }> {
-  const policy = makePolicy(spec);
   const price = policy.model ? priceFor(policy.model) : undefined;
   let cost: number | null = 0;
   let calls = 0;
@@ -300,6 +314,16 @@ export async function gatherSelection(
   },
 ): Promise<number> {
   const todo = groupsToGather(rows, sampling, store.selectionGroups());
+  // The verifier is made once, before any grading: a missing key fails every group at once, saying
+  // so, rather than after each group's test runs.
+  let verifier: Policy | undefined;
+  let verifierError: string | undefined;
+  if (todo.length > 0 && sampling.verifier && evidenceNeeded(sampling.chains).scores)
+    try {
+      verifier = makePolicy(sampling.verifier);
+    } catch (e) {
+      verifierError = `the verifier ${sampling.verifier} cannot be used: ${e instanceof Error ? e.message : String(e)}`;
+    }
   let finished = 0;
   await forEachLimited(
     todo,
@@ -310,9 +334,22 @@ export async function gatherSelection(
       let evidence: GroupEvidence | undefined;
       let error: string | undefined;
       try {
+        if (verifierError !== undefined) throw new Error(verifierError);
         if (!ref) throw new Error(`task "${group.task}" is not in the experiment file any more`);
-        evidence = await gatherGroup(group, dir, ref, context.fieldsOf(group.arm), sampling, context.signal);
-        if (!context.signal?.aborted) store.recordSelection(group, evidence);
+        evidence = await gatherGroup(
+          group,
+          dir,
+          ref,
+          context.fieldsOf(group.arm),
+          sampling,
+          verifier,
+          context.signal,
+        );
+        if (context.signal?.aborted) {
+          // Evidence of a run cut short may hold half-run tests: never stored, gathered again next time.
+          evidence = undefined;
+          error = "interrupted: gathered again by the next run";
+        } else store.recordSelection(group, evidence);
       } catch (e) {
         error = e instanceof Error ? e.message : String(e);
       }

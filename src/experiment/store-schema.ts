@@ -57,7 +57,8 @@ CREATE TABLE IF NOT EXISTS selection_groups (
   arm_version    INTEGER NOT NULL,
   task_kind      TEXT NOT NULL,
   task           TEXT NOT NULL,
-  -- The attempt ids the evidence is of, in sample order, as JSON: evidence of other attempts is stale.
+  -- The samples the evidence is of, in sample order, as JSON [[attempt id, runs], …]: evidence of
+  -- other attempts, or of an attempt since run again, is stale.
   attempt_ids    TEXT NOT NULL,
   tests          INTEGER NOT NULL,
   normalised     INTEGER NOT NULL,

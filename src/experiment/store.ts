@@ -61,8 +61,17 @@ export type AttemptRow = AttemptKey & { [K in keyof AttemptOutcome]: AttemptOutc
 };
 
 /** A group's stored evidence, as `groupsToGather` compares it with the attempts. */
+/**
+ * The samples a group's evidence is of: each attempt's id and how many times it was started, so a
+ * sample run again (same id, one more start) makes the evidence stale.
+ */
+export type SampleRuns = [id: number, runs: number][];
+
+export const sampleRuns = (rows: readonly Pick<AttemptRow, "id" | "runs">[]): SampleRuns =>
+  rows.map((r) => [r.id, r.runs]);
+
 export interface StoredGroup {
-  attempt_ids: number[];
+  attempt_ids: SampleRuns;
   tests: boolean;
   normalised: boolean;
   /** The verifier spec whose scores are stored; null when none are. */
@@ -236,7 +245,7 @@ export class AttemptStore {
       .all()
       .map((r) => ({
         ...r,
-        attempt_ids: JSON.parse(r.attempt_ids) as number[],
+        attempt_ids: JSON.parse(r.attempt_ids) as SampleRuns,
         tests: r.tests === 1,
         normalised: r.normalised === 1,
       }));

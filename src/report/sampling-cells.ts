@@ -8,7 +8,7 @@ import { formatProportion } from "../stats/index.js";
 import { dollars, pct, type Table } from "./cells.js";
 
 export const SAMPLING_NOTE =
-  "pass@k is the unbiased estimator over each task's n samples (1 − C(n−c, k)/C(n, k)): the chance some candidate of k resolves the task — coverage, judged by the hidden tests. best-of-k is what a chain submits from a task's first k samples, judged by the hidden tests only afterwards. oracle reads the hidden tests: it is the ceiling, never a result.";
+  "pass@k is the unbiased estimator over each task's n samples (1 − C(n−c, k)/C(n, k)): the chance some candidate of k resolves the task — coverage, judged by the hidden tests. best-of-k is what a chain submits from a task's first k samples, judged by the hidden tests only afterwards. oracle reads the hidden tests: it is the ceiling, never a result. $ per submission is what the k samples cost (all are paid for); a verifier's calls are counted apart, the selection's grading runs not at all.";
 
 /** k = 1, 2, 4, … up to n, and n itself. */
 export function samplingKs(n: number): number[] {

@@ -11,6 +11,11 @@ import { type GradeOptions, type Instance, isTestPath, splitDiff } from "../sweb
 import { readDiff } from "./diff-files.js";
 import type { TestEvidence } from "./selectors.js";
 
+/** The harness, not a candidate, failed: the evidence is not gathered (and not stored) this time. */
+export class EvidenceUnavailable extends Error {
+  override name = "EvidenceUnavailable";
+}
+
 export interface CandidatePatch {
   sample: number;
   patch: string;
@@ -24,7 +29,7 @@ export interface TaskEvidence {
   /** Where each pooled reproduction file came from. */
   reproductionFiles: { sample: number; path: string; pooledAs: string }[];
   candidates: Record<number, TestEvidence & { detail: string }>;
-  /** Set when the base itself could not be run: no candidate can be judged by the tests. */
+  /** Set when the base's test log is not trusted: no candidate can be judged by the tests. */
   baseError?: string;
 }
 
@@ -91,10 +96,12 @@ export async function gatherTestEvidence(
     reproductionFiles: pool.files,
     candidates: {},
   };
-  if (base.report.outcome !== "graded") {
-    evidence.baseError = `${base.report.outcome}: ${base.report.detail}`;
-    return evidence;
-  }
+  // The harness failing (a sandbox that did not start, a test run that timed out on a busy machine) says
+  // nothing about the candidates: thrown, so nothing is recorded and the next run tries again.
+  if (base.report.outcome !== "graded")
+    throw new EvidenceUnavailable(
+      `the base could not be graded (${base.report.outcome}: ${base.report.detail}) — run the experiment again to retry`,
+    );
   if (base.report.rejected) {
     evidence.baseError = `the base's test log is not trusted: ${base.report.rejected}`;
     return evidence;
@@ -122,6 +129,10 @@ export async function gatherTestEvidence(
       continue;
     }
     const run = await gradeInstance(judged, { model_patch: code }, options);
+    if (run.report.outcome === "infrastructure_error")
+      throw new EvidenceUnavailable(
+        `sample ${c.sample} could not be graded (${run.report.detail}) — run the experiment again to retry`,
+      );
     const applied = run.report.patch_successfully_applied;
     // A log the grader does not trust (a candidate that tampers with the runner) proves nothing: as
     // if every test it should have kept had failed, and no reproduction passed.

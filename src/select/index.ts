@@ -9,6 +9,7 @@ export { applyFileDiff, type FileDiff, readDiff } from "./diff-files.js";
 export {
   type CandidatePatch,
   codePart,
+  EvidenceUnavailable,
   gatherTestEvidence,
   pooledName,
   poolReproductions,
