@@ -12,7 +12,13 @@ import {
   type TaskCandidates,
 } from "../select/index.js";
 import { bonCurve, type Proportion } from "../stats/index.js";
-import { type AttemptRow, sampleRuns } from "./store.js";
+import {
+  type AttemptRow,
+  type CandidateEvidence,
+  type GroupEvidenceRecord,
+  type SelectionGroupKey,
+  sampleRuns,
+} from "./store.js";
 
 /** The sampling a run recorded (meta `sampling`). */
 export interface RecordedSampling {
@@ -22,34 +28,11 @@ export interface RecordedSampling {
   verifier?: string | null;
 }
 
-/** A stored group's evidence as the report reads it. */
-export interface EvidenceGroupRow {
-  arm: string;
-  arm_version: number;
-  task_kind: string;
-  task: string;
-  /** [attempt id, runs] per sample, as `sampleRuns` makes them. */
-  attempt_ids: [number, number][];
-  tests: boolean;
-  normalised: boolean;
-  verifier: string | null;
-  verifier_calls: number | null;
-  verifier_unparsable: number | null;
-  verifier_cost: number | null;
-  base_passing: number | null;
-  reproductions: number | null;
-  base_error: string | null;
-}
+/** A stored group's evidence as the report reads it (the store's record, without what only a run reads). */
+export type EvidenceGroupRow = SelectionGroupKey &
+  Omit<GroupEvidenceRecord, "candidates" | "detail" | "wall_s">;
 
-export interface EvidenceCandidateRow {
-  attempt_id: number;
-  has_patch: boolean;
-  normalised: string | null;
-  applied: boolean | null;
-  regressions: number | null;
-  reproductions_passed: number | null;
-  score: number | null;
-}
+export type EvidenceCandidateRow = Omit<CandidateEvidence, "detail" | "verifier_reply">;
 
 export interface SamplingEvidence {
   groups: readonly EvidenceGroupRow[];

@@ -31,7 +31,8 @@ import type { Sampling } from "./sampling-spec.js";
 import {
   type AttemptRow,
   type AttemptStore,
-  type SampleRuns,
+  type CandidateEvidence,
+  type GroupEvidenceRecord,
   type StoredGroup,
   sampleRuns,
 } from "./store.js";
@@ -49,37 +50,8 @@ export interface SampleGroup {
   rows: AttemptRow[];
 }
 
-/** One candidate's evidence as the store keeps it. */
-export interface CandidateEvidence {
-  attempt_id: number;
-  has_patch: boolean;
-  normalised: string | null;
-  applied: boolean | null;
-  regressions: number | null;
-  reproductions_passed: number | null;
-  detail: string | null;
-  /** The verifier's score; null when its reply had none (the reply is kept to show why). */
-  score: number | null;
-  verifier_reply: string | null;
-}
-
-export interface GroupEvidence {
-  attempt_ids: SampleRuns;
-  tests: boolean;
-  normalised: boolean;
-  verifier: string | null;
-  verifier_calls: number | null;
-  verifier_unparsable: number | null;
-  /** Dollars the verifier's calls cost; null when its model has no known price. */
-  verifier_cost: number | null;
-  base_passing: number | null;
-  reproductions: number | null;
-  base_error: string | null;
-  /** Where each pooled reproduction test came from (JSON in the store). */
-  detail: TaskEvidence["reproductionFiles"] | null;
-  wall_s: number;
-  candidates: CandidateEvidence[];
-}
+/** What a group's gathering yields: the store's record of it. */
+export type GroupEvidence = GroupEvidenceRecord;
 
 export interface EvidenceEvent {
   group: SampleGroup;

@@ -78,29 +78,35 @@ export interface StoredGroup {
   verifier: string | null;
 }
 
-type SelectionGroupKey = Pick<AttemptKey, "arm" | "arm_version" | "task_kind" | "task">;
+export type SelectionGroupKey = Pick<AttemptKey, "arm" | "arm_version" | "task_kind" | "task">;
 
-/** What `recordSelection` stores (selection-evidence.ts's GroupEvidence). */
+/** One candidate's selection evidence, as the table `selection_evidence` keeps it. */
+export interface CandidateEvidence {
+  attempt_id: number;
+  has_patch: boolean;
+  normalised: string | null;
+  applied: boolean | null;
+  regressions: number | null;
+  reproductions_passed: number | null;
+  detail: string | null;
+  /** The verifier's score; null when its reply had none (the reply is kept to show why). */
+  score: number | null;
+  verifier_reply: string | null;
+}
+
+/** A group's selection evidence, as the table `selection_groups` keeps it (its candidates apart). */
 export interface GroupEvidenceRecord extends StoredGroup {
   verifier_calls: number | null;
   verifier_unparsable: number | null;
+  /** Dollars the verifier's calls cost; null when its model has no known price. */
   verifier_cost: number | null;
   base_passing: number | null;
   reproductions: number | null;
   base_error: string | null;
-  detail: unknown[] | null;
+  /** Where each pooled reproduction test came from (JSON in the store). */
+  detail: { sample: number; path: string; pooledAs: string }[] | null;
   wall_s: number;
-  candidates: {
-    attempt_id: number;
-    has_patch: boolean;
-    normalised: string | null;
-    applied: boolean | null;
-    regressions: number | null;
-    reproductions_passed: number | null;
-    detail: string | null;
-    score: number | null;
-    verifier_reply: string | null;
-  }[];
+  candidates: CandidateEvidence[];
 }
 
 export interface ArmVersion {
