@@ -12,9 +12,26 @@ import { canonicalJson, type ResolvedArm } from "./arms.js";
 import { StoreRefused } from "./store-errors.js";
 import { claimDatabase, releaseDatabase } from "./store-holder.js";
 import { SCHEMA_SQL, SCHEMA_VERSION } from "./store-schema.js";
+import {
+  type GroupEvidenceRecord,
+  type RecordedSamplingInput,
+  recordSampling,
+  recordSelection,
+  type SelectionGroupKey,
+  type StoredGroup,
+  selectionGroups,
+} from "./store-selection.js";
 
 export { StoreRefused } from "./store-errors.js";
 export { SCHEMA_VERSION } from "./store-schema.js";
+export {
+  type CandidateEvidence,
+  type GroupEvidenceRecord,
+  type SampleRuns,
+  type SelectionGroupKey,
+  type StoredGroup,
+  sampleRuns,
+} from "./store-selection.js";
 
 export const DB_FILE = "experiment.db";
 /** A writer waits this long for another connection's transaction (a reader in a report, say). */
@@ -61,54 +78,6 @@ export type AttemptRow = AttemptKey & { [K in keyof AttemptOutcome]: AttemptOutc
 };
 
 /** A group's stored evidence, as `groupsToGather` compares it with the attempts. */
-/**
- * The samples a group's evidence is of: each attempt's id and how many times it was started, so a
- * sample run again (same id, one more start) makes the evidence stale.
- */
-export type SampleRuns = [id: number, runs: number][];
-
-export const sampleRuns = (rows: readonly Pick<AttemptRow, "id" | "runs">[]): SampleRuns =>
-  rows.map((r) => [r.id, r.runs]);
-
-export interface StoredGroup {
-  attempt_ids: SampleRuns;
-  tests: boolean;
-  normalised: boolean;
-  /** The verifier spec whose scores are stored; null when none are. */
-  verifier: string | null;
-}
-
-export type SelectionGroupKey = Pick<AttemptKey, "arm" | "arm_version" | "task_kind" | "task">;
-
-/** One candidate's selection evidence, as the table `selection_evidence` keeps it. */
-export interface CandidateEvidence {
-  attempt_id: number;
-  has_patch: boolean;
-  normalised: string | null;
-  applied: boolean | null;
-  regressions: number | null;
-  reproductions_passed: number | null;
-  detail: string | null;
-  /** The verifier's score; null when its reply had none (the reply is kept to show why). */
-  score: number | null;
-  verifier_reply: string | null;
-}
-
-/** A group's selection evidence, as the table `selection_groups` keeps it (its candidates apart). */
-export interface GroupEvidenceRecord extends StoredGroup {
-  verifier_calls: number | null;
-  verifier_unparsable: number | null;
-  /** Dollars the verifier's calls cost; null when its model has no known price. */
-  verifier_cost: number | null;
-  base_passing: number | null;
-  reproductions: number | null;
-  base_error: string | null;
-  /** Where each pooled reproduction test came from (JSON in the store). */
-  detail: { sample: number; path: string; pooledAs: string }[] | null;
-  wall_s: number;
-  candidates: CandidateEvidence[];
-}
-
 export interface ArmVersion {
   name: string;
   version: number;
@@ -220,81 +189,18 @@ export class AttemptStore {
   }
 
   /** The sampling the run asks for (samples and chains): the report reads it back. */
-  recordSampling(
-    sampling: { samples: number; chains: { spec: string }[]; verifier: string | null } | null,
-  ): void {
-    if (sampling === null) this.db.prepare("DELETE FROM meta WHERE key = 'sampling'").run();
-    else
-      this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('sampling', ?)").run(
-        JSON.stringify({
-          samples: sampling.samples,
-          selectors: sampling.chains.map((c) => c.spec),
-          verifier: sampling.verifier,
-        }),
-      );
+  recordSampling(sampling: RecordedSamplingInput | null): void {
+    recordSampling(this.db, sampling);
   }
 
   /** The groups that have selection evidence, and which kinds. */
   selectionGroups(): (SelectionGroupKey & StoredGroup)[] {
-    return this.db
-      .prepare<
-        [],
-        SelectionGroupKey & {
-          attempt_ids: string;
-          tests: number;
-          normalised: number;
-          verifier: string | null;
-        }
-      >(
-        "SELECT arm, arm_version, task_kind, task, attempt_ids, tests, normalised, verifier FROM selection_groups",
-      )
-      .all()
-      .map((r) => ({
-        ...r,
-        attempt_ids: JSON.parse(r.attempt_ids) as SampleRuns,
-        tests: r.tests === 1,
-        normalised: r.normalised === 1,
-      }));
+    return selectionGroups(this.db);
   }
 
   /** One group's evidence, replacing what was there, in one transaction. */
   recordSelection(group: SelectionGroupKey, evidence: GroupEvidenceRecord): void {
-    const putGroup = this.db.prepare(
-      `INSERT OR REPLACE INTO selection_groups (arm, arm_version, task_kind, task, attempt_ids, tests, normalised,
-         verifier, verifier_calls, verifier_unparsable, verifier_cost,
-         base_passing, reproductions, base_error, detail, wall_s, gathered_at)
-       VALUES (@arm, @arm_version, @task_kind, @task, @attempt_ids, @tests, @normalised,
-         @verifier, @verifier_calls, @verifier_unparsable, @verifier_cost,
-         @base_passing, @reproductions, @base_error, @detail, @wall_s, @gathered_at)`,
-    );
-    const putCandidate = this.db.prepare(
-      `INSERT OR REPLACE INTO selection_evidence (attempt_id, has_patch, normalised, applied, regressions, reproductions_passed, detail, score, verifier_reply)
-       VALUES (@attempt_id, @has_patch, @normalised, @applied, @regressions, @reproductions_passed, @detail, @score, @verifier_reply)`,
-    );
-    const bit = (b: boolean | null) => (b === null ? null : b ? 1 : 0);
-    this.db.transaction(() => {
-      putGroup.run({
-        arm: group.arm,
-        arm_version: group.arm_version,
-        task_kind: group.task_kind,
-        task: group.task,
-        attempt_ids: JSON.stringify(evidence.attempt_ids),
-        tests: bit(evidence.tests),
-        normalised: bit(evidence.normalised),
-        verifier: evidence.verifier,
-        verifier_calls: evidence.verifier_calls,
-        verifier_unparsable: evidence.verifier_unparsable,
-        verifier_cost: evidence.verifier_cost,
-        base_passing: evidence.base_passing,
-        reproductions: evidence.reproductions,
-        base_error: evidence.base_error,
-        detail: evidence.detail === null ? null : JSON.stringify(evidence.detail),
-        wall_s: evidence.wall_s,
-        gathered_at: new Date().toISOString(),
-      });
-      for (const c of evidence.candidates)
-        putCandidate.run({ ...c, has_patch: bit(c.has_patch), applied: bit(c.applied) });
-    })();
+    recordSelection(this.db, group, evidence);
   }
 
   /** Inserts the attempts not there yet, as pending, in one transaction; returns how many were new. */

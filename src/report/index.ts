@@ -8,4 +8,5 @@ export { SCRIPTED_NOTE } from "./cells.js";
 export { escapeHtml, finiteOrNull, scriptJson } from "./html.js";
 export { type InspectedAttempt, inspectRun, type RunFiles } from "./inspect-model.js";
 export { reportMarkdown } from "./markdown.js";
-export { type Curve, experimentPlots, type Plot, renderSvg, samplingPlot } from "./plots.js";
+export { experimentPlots, type Plot, renderSvg } from "./plots.js";
+export { type Curve, samplingPlot } from "./sampling-plot.js";

@@ -4,28 +4,14 @@
  * loader refuses every URL: a report never fetches anything, not even while it is being made.
  */
 import * as vega from "vega";
-import { type Config, compile, type TopLevelSpec } from "vega-lite";
+import { compile, type TopLevelSpec } from "vega-lite";
 import type { Analysis, AttemptRow } from "../experiment/index.js";
+import { CONFIG, type Plot, SCHEMA, WIDTH } from "./plot-style.js";
+import { samplingPlots } from "./sampling-plot.js";
 
-export interface Plot {
-  id: string;
-  title: string;
-  /** What the plot shows and what to read off it, under the drawing. */
-  caption: string;
-  spec: TopLevelSpec;
-}
-
-const WIDTH = 520;
-const FONT = "system-ui, -apple-system, 'Segoe UI', sans-serif";
-const CONFIG: Config = {
-  font: FONT,
-  view: { stroke: null },
-  axis: { labelFontSize: 11, titleFontSize: 12, grid: true, gridColor: "#eee" },
-  legend: { labelFontSize: 11, titleFontSize: 11 },
-};
+export type { Plot } from "./plot-style.js";
 
 const armOrder = (analysis: Analysis) => analysis.arms.map((a) => a.arm);
-const SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json";
 /** The frame of a plot with one row per arm. */
 const perArm = (values: object[]) => ({
   $schema: SCHEMA,
@@ -260,85 +246,6 @@ export function tokensPlot(analysis: Analysis, rows: readonly AttemptRow[]): Plo
       },
     },
   };
-}
-
-/** One named curve over n = 1, 2, …: pass@n, a selector's best-of-n, a modelled verifier's. */
-export interface Curve {
-  name: string;
-  /** values[n − 1] is the rate at n candidates. */
-  values: readonly number[];
-  /** Drawn dashed: a model's prediction rather than a measurement. */
-  dashed?: boolean;
-}
-
-/** Coverage against selection: the rate at n candidates for each curve, on one pair of axes. */
-export function samplingPlot(
-  title: string,
-  caption: string,
-  curves: readonly Curve[],
-  id = "sampling",
-): Plot {
-  const values = curves.flatMap((c) =>
-    c.values.map((rate, i) => ({ curve: c.name, n: i + 1, rate, style: c.dashed ? "model" : "measured" })),
-  );
-  return {
-    id,
-    title,
-    caption,
-    spec: {
-      $schema: SCHEMA,
-      width: WIDTH,
-      height: 280,
-      config: CONFIG,
-      data: { values },
-      mark: { type: "line", point: true },
-      encoding: {
-        x: {
-          field: "n",
-          type: "quantitative",
-          title: "candidates per task (n)",
-          scale: { type: "log", base: 2 },
-        },
-        y: {
-          field: "rate",
-          type: "quantitative",
-          scale: { domain: [0, 1] },
-          axis: { format: "%" },
-          title: null,
-        },
-        color: { field: "curve", type: "nominal", sort: curves.map((c) => c.name), title: null },
-        strokeDash: { field: "style", type: "nominal", title: null },
-      },
-    },
-  };
-}
-
-/** Per arm of an experiment with samples: pass@k and each chain's best-of-k on one pair of axes. */
-export function samplingPlots(analysis: Analysis): Plot[] {
-  return (analysis.sampling?.arms ?? [])
-    .filter((arm) => arm.n > 0)
-    .map((arm, i) =>
-      samplingPlot(
-        `${arm.arm}: coverage and selection`,
-        `pass@k (the hidden tests' ceiling) and what each selector chain submits from k candidates, over ${arm.tasks} task(s); a chain below the pass@k line loses that much to choosing.`,
-        [
-          { name: "pass@k", values: arm.passAtK },
-          ...arm.selectors.flatMap((c) =>
-            c.error === undefined ? [{ name: c.chain, values: c.bestOfK.map((p) => p.rate) }] : [],
-          ),
-          ...(arm.verifier?.fit
-            ? [
-                {
-                  name: `verifier model (margin ${arm.verifier.fit.margin.toFixed(2)}, sigma ${arm.verifier.fit.sigma.toFixed(2)})`,
-                  values: arm.verifier.fit.predicted,
-                  dashed: true,
-                },
-              ]
-            : []),
-        ],
-        `sampling-${i + 1}`,
-      ),
-    );
 }
 
 export function experimentPlots(analysis: Analysis, rows: readonly AttemptRow[]): Plot[] {
