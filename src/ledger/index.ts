@@ -1,5 +1,6 @@
 /** The cost ledger: usage × a price table, running totals, budget checks and cache-bust detection. */
 export {
+  type AgentShare,
   CACHE_BUST_TOLERANCE_TOKENS,
   costOf,
   isCacheBust,
@@ -7,6 +8,7 @@ export {
   type LedgerEntry,
   type LedgerOptions,
   type LedgerTotals,
+  MAIN_AGENT,
   type RequestRecord,
   uncachedInput,
 } from "./ledger.js";

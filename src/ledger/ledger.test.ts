@@ -161,3 +161,25 @@ describe("cache-bust detection", () => {
     expect(isCacheBust({ ...turn(4000), estimated: true }, turn(0, 9000))).toBe(false);
   });
 });
+
+describe("agents in one ledger", () => {
+  it("keeps each agent's share and compares cache busts within one agent", () => {
+    const ledger = new Ledger();
+    ledger.record({ model: SONNET, usage: usage({ inputTokens: 100, cacheReadTokens: 50_000 }), latencyMs: 1 });
+    // A subagent's first request reads no cache: a fresh prefix, not a bust of the main agent's.
+    const sub = ledger.record({
+      model: SONNET,
+      usage: usage({ inputTokens: 9_000 }),
+      latencyMs: 1,
+      agent: "task-1",
+    });
+    expect(sub.cacheBust).toBe(false);
+    expect(sub.agent).toBe("task-1");
+    const shares = ledger.byAgent();
+    expect(shares.map((s) => [s.agent, s.requests, s.inputTokens])).toEqual([
+      ["main", 1, 100],
+      ["task-1", 1, 9_000],
+    ]);
+    expect(shares[1]?.knownCostUsd).toBeCloseTo(9_000 * 3e-6, 12);
+  });
+});

@@ -59,6 +59,11 @@ export interface RequestRecord {
    * and a prefix mutated by accident is exactly what the bust check is for.
    */
   appendOnly?: boolean;
+  /**
+   * Who asked: a subagent's name (`task-1`), a compaction's summary call (`compaction`). Undefined is
+   * the run's own agent. Each agent has its own prompt prefix, so cache busts compare within one.
+   */
+  agent?: string;
 }
 
 export interface LedgerEntry {
@@ -72,7 +77,21 @@ export interface LedgerEntry {
   appendOnly: boolean;
   /** See `isCacheBust`. */
   cacheBust: boolean;
+  /** `RequestRecord.agent`; undefined for the run's own agent. */
+  agent: string | undefined;
 }
+
+/** One agent's share of a run: its requests, tokens and known dollars. */
+export interface AgentShare {
+  agent: string;
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  knownCostUsd: number;
+}
+
+/** What the run's own agent is called in per-agent totals. */
+export const MAIN_AGENT = "main";
 
 export interface LedgerTotals {
   requests: number;
@@ -140,7 +159,8 @@ export class Ledger {
   record(request: RequestRecord): LedgerEntry {
     const { model, usage, latencyMs } = request;
     const appendOnly = request.appendOnly ?? true;
-    const prev = this.log.at(-1);
+    const agent = request.agent;
+    const prev = this.log.findLast((e) => e.agent === agent);
     // Caches are per model, so a switch of model is a fresh start, not a bust.
     const cacheBust =
       appendOnly &&
@@ -155,6 +175,7 @@ export class Ledger {
       costUsd: this.cost(usage, model),
       appendOnly,
       cacheBust,
+      agent,
     };
     this.log.push(entry);
     const s = this.sums;
@@ -177,6 +198,26 @@ export class Ledger {
 
   get totals(): LedgerTotals {
     return { ...this.sums, costComplete: this.costComplete, unknownModels: [...this.unknown].sort() };
+  }
+
+  /** Requests, tokens and known dollars per agent (the run's own first, as `main`), in first-seen order. */
+  byAgent(): AgentShare[] {
+    const shares = new Map<string, AgentShare>([
+      [MAIN_AGENT, { agent: MAIN_AGENT, requests: 0, inputTokens: 0, outputTokens: 0, knownCostUsd: 0 }],
+    ]);
+    for (const e of this.log) {
+      const name = e.agent ?? MAIN_AGENT;
+      let share = shares.get(name);
+      if (!share) {
+        share = { agent: name, requests: 0, inputTokens: 0, outputTokens: 0, knownCostUsd: 0 };
+        shares.set(name, share);
+      }
+      share.requests++;
+      share.inputTokens += e.usage.inputTokens;
+      share.outputTokens += e.usage.outputTokens;
+      share.knownCostUsd += e.costUsd ?? 0;
+    }
+    return [...shares.values()].filter((s) => s.requests > 0 || s.agent === MAIN_AGENT);
   }
 
   get costComplete(): boolean {

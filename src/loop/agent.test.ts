@@ -318,3 +318,27 @@ describe("runAgent with an observer and no workspace", () => {
     expect(outcome).toMatchObject({ stopReason: "submitted", detail: "all noted", summary: "all noted" });
   });
 });
+
+describe("runAgent in a conversation", () => {
+  it("ends the turn on an answer, appends to the conversation and labels the ledger", async () => {
+    const policy = new FakePolicy([
+      say([{ id: "a", name: "view", input: { path: "calc.py" } }], "let me look"),
+      say([], "add subtracts.\nSecond line."),
+      say([], "still here"),
+    ]);
+    const conversation: Message[] = [];
+    const ledger = new Ledger();
+    const first = await runAgent(
+      setup(policy, { conversation, answerEndsRun: true, agent: "task-1", task: "what does add do?", ledger }),
+    );
+    expect(first).toMatchObject({ stopReason: "submitted", detail: "add subtracts.", steps: 2 });
+    expect(first.summary).toBe("add subtracts.\nSecond line.");
+    expect(conversation.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+    expect(ledger.entries.map((e) => e.agent)).toEqual(["task-1", "task-1"]);
+    // The next turn sees the whole conversation, its own question last.
+    await runAgent(setup(policy, { conversation, answerEndsRun: true, task: "and now?", ledger }));
+    const seen = policy.requests[2]?.messages ?? [];
+    expect(seen.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "user"]);
+    expect(seen.at(-1)?.content).toBe("and now?");
+  });
+});

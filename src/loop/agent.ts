@@ -32,6 +32,18 @@ export interface AgentRun<C extends BaseToolContext = ToolContext> {
   maxCallsPerTurn?: number;
   /** What the model is told when a reply calls no tool (default: the coding wording). */
   noToolCall?: string;
+  /**
+   * A conversation (`acilab agent`): the messages so far, before this turn's `task`. The loop appends
+   * to this array in place, so the caller holds the whole conversation when the run ends.
+   */
+  conversation?: Message[];
+  /**
+   * A reply without a tool call is the agent's answer and ends the run as "submitted" (a
+   * conversation's turn, a subagent's summary) instead of a format error.
+   */
+  answerEndsRun?: boolean;
+  /** The ledger's name for this agent (a subagent's `task-1`); undefined = the run's own agent. */
+  agent?: string;
 }
 
 const NO_TOOL_CALL =
@@ -63,7 +75,7 @@ export async function runAgent<C extends BaseToolContext>(run: AgentRun<C>): Pro
       ? finish("aborted", "the run was interrupted")
       : finish("env_error", `${run.observer?.environment} environment failed: ${messageOf(err)}`);
 
-  const messages: Message[] = [];
+  const messages: Message[] = run.conversation ?? [];
   try {
     messages.push(openingMessage(run.task, await run.observer?.begin()));
   } catch (err) {
@@ -102,7 +114,13 @@ export async function runAgent<C extends BaseToolContext>(run: AgentRun<C>): Pro
     steps += 1;
     const model = run.policy.model ?? reply.model;
     // A history processor that rewrote an earlier message busts the cache on purpose.
-    const { costUsd } = run.ledger.record({ model, usage: reply.usage, latencyMs: modelMs, appendOnly });
+    const { costUsd } = run.ledger.record({
+      model,
+      usage: reply.usage,
+      latencyMs: modelMs,
+      appendOnly,
+      ...(run.agent !== undefined ? { agent: run.agent } : {}),
+    });
     messages.push(reply.message);
 
     const calls = await executeCalls(reply.message, run.tools, run.context, {
@@ -116,8 +134,9 @@ export async function runAgent<C extends BaseToolContext>(run: AgentRun<C>): Pro
       return observerFailed(err);
     }
     messages.push(...toolMessages(calls, seen));
-    const formatError = formatErrorOf(reply.message, calls);
-    if (reply.message.toolCalls.length === 0)
+    const answered = run.answerEndsRun === true && reply.message.toolCalls.length === 0;
+    const formatError = answered ? null : formatErrorOf(reply.message, calls);
+    if (reply.message.toolCalls.length === 0 && !answered)
       messages.push({ role: "user", content: run.noToolCall ?? NO_TOOL_CALL });
     formatErrors = formatError ? formatErrors + 1 : 0;
 
@@ -137,6 +156,10 @@ export async function runAgent<C extends BaseToolContext>(run: AgentRun<C>): Pro
       }),
     );
 
+    if (answered) {
+      const text = reply.message.content.trim();
+      return finish("submitted", text === "" ? "the agent answered" : firstLine(text), text);
+    }
     const { submitted } = calls;
     if (submitted)
       return finish("submitted", submitted.summary ?? "the agent called submit", submitted.summary);
@@ -191,6 +214,12 @@ function formatErrorOf(message: AssistantMessage, calls: ExecutedCalls): string 
 function workspaceChanges(context: BaseToolContext): ChangeTracker | undefined {
   const { root, gitDir } = context as Partial<ToolContext>;
   return typeof root === "string" ? new ChangeTracker(root, gitDir) : undefined;
+}
+
+/** A run's detail is one line: an answer's first line, cut. */
+function firstLine(text: string): string {
+  const line = text.split("\n")[0] ?? "";
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
 function messageOf(err: unknown): string {

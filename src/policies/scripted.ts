@@ -18,6 +18,8 @@ const Call = z.object({ tool: z.string().min(1), input: z.record(z.string(), z.u
 
 const Turn = z.union([
   Call.extend({ thought: z.string().default(""), when: Condition.optional() }).strict(),
+  // A reply without a tool call: a conversation's answer (`acilab agent`), a subagent's summary.
+  z.object({ say: z.string(), when: Condition.optional() }).strict(),
   z
     .object({ thought: z.string().default(""), when: Condition.optional(), calls: z.array(Call).min(1) })
     .strict(),
@@ -102,6 +104,10 @@ export class ScriptedPolicy implements Policy {
     while (this.cursor < this.script.turns.length) {
       const turn = this.script.turns[this.cursor++] as ScriptTurn;
       if (!conditionHolds(turn, observation)) continue;
+      if ("say" in turn) {
+        const message: AssistantMessage = { role: "assistant", content: turn.say, toolCalls: [] };
+        return { message, usage: estimateUsage(request, message), model: "scripted", finishReason: "end_turn" };
+      }
       const calls = "calls" in turn ? turn.calls : [{ tool: turn.tool, input: turn.input }];
       const toolCalls: ToolCall[] = calls.map((c) => ({
         id: `call_${++this.callCounter}`,
