@@ -164,7 +164,7 @@ function checkScript(task: Task, set: string): void {
   if (path.endsWith(`script.${set}.json`)) return;
   const offered = new Set(toolset(set).tools.map((t) => t.name));
   const called = loadScript(path).turns.flatMap((t) =>
-    "calls" in t ? t.calls.map((c) => c.tool) : [t.tool],
+    "calls" in t ? t.calls.map((c) => c.tool) : "say" in t ? [] : [t.tool],
   );
   const missing = [...new Set(called.filter((name) => !offered.has(name)))];
   if (missing.length > 0)
