@@ -165,7 +165,11 @@ describe("cache-bust detection", () => {
 describe("agents in one ledger", () => {
   it("keeps each agent's share and compares cache busts within one agent", () => {
     const ledger = new Ledger();
-    ledger.record({ model: SONNET, usage: usage({ inputTokens: 100, cacheReadTokens: 50_000 }), latencyMs: 1 });
+    ledger.record({
+      model: SONNET,
+      usage: usage({ inputTokens: 100, cacheReadTokens: 50_000 }),
+      latencyMs: 1,
+    });
     // A subagent's first request reads no cache: a fresh prefix, not a bust of the main agent's.
     const sub = ledger.record({
       model: SONNET,

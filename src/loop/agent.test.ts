@@ -329,7 +329,13 @@ describe("runAgent in a conversation", () => {
     const conversation: Message[] = [];
     const ledger = new Ledger();
     const first = await runAgent(
-      setup(policy, { conversation, answerEndsRun: true, agent: "task-1", task: "what does add do?", ledger }),
+      setup(policy, {
+        conversation,
+        answerEndsRun: true,
+        agent: "task-1",
+        task: "what does add do?",
+        ledger,
+      }),
     );
     expect(first).toMatchObject({ stopReason: "submitted", detail: "add subtracts.", steps: 2 });
     expect(first.summary).toBe("add subtracts.\nSecond line.");

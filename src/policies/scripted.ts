@@ -106,7 +106,12 @@ export class ScriptedPolicy implements Policy {
       if (!conditionHolds(turn, observation)) continue;
       if ("say" in turn) {
         const message: AssistantMessage = { role: "assistant", content: turn.say, toolCalls: [] };
-        return { message, usage: estimateUsage(request, message), model: "scripted", finishReason: "end_turn" };
+        return {
+          message,
+          usage: estimateUsage(request, message),
+          model: "scripted",
+          finishReason: "end_turn",
+        };
       }
       const calls = "calls" in turn ? turn.calls : [{ tool: turn.tool, input: turn.input }];
       const toolCalls: ToolCall[] = calls.map((c) => ({
