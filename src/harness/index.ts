@@ -1,3 +1,13 @@
+export { defaultConfigDir } from "./config-dir.js";
+export {
+  type LoadedMemory,
+  loadMemoryFiles,
+  MAX_IMPORT_DEPTH,
+  MEMORY_FILE_MAX_BYTES,
+  MEMORY_FILES,
+  type MemoryFile,
+  type MemoryOptions,
+} from "./memory.js";
 export { createTaskTool, SUBAGENT_MAX_STEPS, type SubagentOptions, subagentTools } from "./subagent.js";
 export {
   type Behavior,

@@ -1,7 +1,6 @@
 export { type AgentRun, runAgent } from "./agent.js";
 export { ChangeTracker } from "./changes.js";
 export { limitReached, usageOf } from "./limits.js";
-export { loadMemory, MEMORY_FILE_MAX_BYTES } from "./memory.js";
 export { runEndRecord, runStartRecord, turnRecord } from "./records.js";
 export {
   DEFAULT_CUA_LIMITS,

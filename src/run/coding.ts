@@ -7,8 +7,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runAgentless } from "../agentless/index.js";
 import { gradeTask } from "../eval/index.js";
+import { loadMemoryFiles } from "../harness/index.js";
 import { parseHistorySpec } from "../history/index.js";
-import { DEFAULT_LIMITS, type Limits, loadMemory } from "../loop/index.js";
+import { DEFAULT_LIMITS, type Limits } from "../loop/index.js";
 import { isAgentless, makePolicy } from "../policies/index.js";
 import { type BackendChoice, BwrapSandbox, formatDecisions, type Sandbox } from "../sandbox/index.js";
 import { type GradingRules, type InstanceReport, patchPaths, splitDiff } from "../swebench/index.js";
@@ -113,7 +114,11 @@ async function executeCoding(
   const { sandbox, warning: sandboxWarning } = opened;
   const actionFormat = options.actionFormat ?? "json";
   const registry = new ToolRegistry(toolsForFormat(actionFormat, set.tools));
-  const memory = loadMemory(root);
+  // The task repository's own memory file only: a benchmark arm must not read the operator's
+  // ~/.config/acilab/AGENTS.md, or the same arm would prompt differently on another machine.
+  const loaded = loadMemoryFiles({ repo: root, userDir: null });
+  for (const warning of loaded.warnings) process.stderr.write(`memory: ${warning}\n`);
+  const memory = loaded.text;
   // An interrupt kills whatever command is running now; the loop then stops with reason "aborted".
   const onAbort = () => void sandbox.close();
   run.signal?.addEventListener("abort", onAbort, { once: true });
