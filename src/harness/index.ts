@@ -9,6 +9,7 @@ export {
   type MemoryOptions,
 } from "./memory.js";
 export { createTaskTool, SUBAGENT_MAX_STEPS, type SubagentOptions, subagentTools } from "./subagent.js";
+export { createTodoTool, MAX_TODOS, renderTodos, type TodoToolOptions } from "./todo.js";
 export {
   type Behavior,
   HOOK_EVENTS,
