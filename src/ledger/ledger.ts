@@ -60,7 +60,7 @@ export interface RequestRecord {
    */
   appendOnly?: boolean;
   /**
-   * Who asked: a subagent's name (`task-1`), a compaction's summary call (`compaction`). Undefined is
+   * Who asked: a subagent's name (`task-1`), a compaction's summary call (`compact`). Undefined is
    * the run's own agent. Each agent has its own prompt prefix, so cache busts compare within one.
    */
   agent?: string;

@@ -8,6 +8,7 @@ import { isFormatError, type ToolRegistry } from "../tools/index.js";
 import type { ActionRecord, TrajectorySink } from "../trajectory/index.js";
 import { type ExecutedCalls, executeCalls } from "./actions.js";
 import { ChangeTracker } from "./changes.js";
+import { type CompactionOptions, type CompactionTarget, inputTokensOf, maybeCompact } from "./compaction.js";
 import { limitReached, usageOf } from "./limits.js";
 import { turnRecord } from "./records.js";
 import type { Limits, Observation, RunObserver, RunOutcome, StopReason, TurnObservation } from "./types.js";
@@ -44,6 +45,8 @@ export interface AgentRun<C extends BaseToolContext = ToolContext> {
   answerEndsRun?: boolean;
   /** The ledger's name for this agent (a subagent's `task-1`); undefined = the run's own agent. */
   agent?: string;
+  /** Near the model's context window, clear old tool outputs, then summarise (compaction.ts); absent = never. */
+  compaction?: CompactionOptions;
 }
 
 const NO_TOOL_CALL =
@@ -56,6 +59,8 @@ export async function runAgent<C extends BaseToolContext>(run: AgentRun<C>): Pro
   let previousRequest: Message[] = [];
   let formatErrors = 0;
   let steps = 0;
+  /** The last request's input tokens as the provider counted them; stale once compaction rewrote the history. */
+  let knownInput: number | undefined;
   const changes = workspaceChanges(run.context);
 
   const finish = (stopReason: StopReason, detail: string, summary?: string): RunOutcome => ({
@@ -82,8 +87,22 @@ export async function runAgent<C extends BaseToolContext>(run: AgentRun<C>): Pro
     return observerFailed(err);
   }
 
+  const limit = () => limitReached(run.limits, run.ledger, steps, performance.now() - started, run.signal);
   for (;;) {
-    const stop = limitReached(run.limits, run.ledger, steps, performance.now() - started, run.signal);
+    let stop = limit();
+    if (!stop && run.compaction) {
+      try {
+        const { compacted } = await maybeCompact(compactionTarget(run, messages, run.compaction, knownInput));
+        if (compacted) {
+          knownInput = undefined;
+          stop = limit(); // the summary request was paid for: the budget must still hold
+        }
+      } catch (err) {
+        if (run.signal?.aborted) return finish("aborted", "the run was interrupted");
+        if (err instanceof PolicyError) return finish("policy_error", `compaction failed: ${err.message}`);
+        throw err;
+      }
+    }
     if (stop) return finish(stop.reason, stop.detail);
 
     const turnStart = performance.now();
@@ -112,6 +131,7 @@ export async function runAgent<C extends BaseToolContext>(run: AgentRun<C>): Pro
     }
     const modelMs = performance.now() - modelStart;
     steps += 1;
+    knownInput = inputTokensOf(reply.usage);
     const model = run.policy.model ?? reply.model;
     // A history processor that rewrote an earlier message busts the cache on purpose.
     const { costUsd } = run.ledger.record({
@@ -208,6 +228,27 @@ function formatErrorOf(message: AssistantMessage, calls: ExecutedCalls): string 
   if (!calls.allInvalid) return null;
   const names = calls.actions.slice(0, calls.ran).map((a) => a.call.name);
   return names.length === 1 ? `invalid ${names[0]} call` : `invalid calls: ${names.join(", ")}`;
+}
+
+function compactionTarget<C extends BaseToolContext>(
+  run: AgentRun<C>,
+  messages: Message[],
+  options: CompactionOptions,
+  knownInputTokens: number | undefined,
+): CompactionTarget {
+  return {
+    messages,
+    policy: run.policy,
+    ledger: run.ledger,
+    trajectory: run.trajectory,
+    system: run.system,
+    memory: run.memory,
+    tools: run.tools.specs(),
+    maxOutputTokens: run.maxOutputTokens,
+    options,
+    ...(knownInputTokens !== undefined ? { knownInputTokens } : {}),
+    ...(run.signal ? { signal: run.signal } : {}),
+  };
 }
 
 /** File changes are tracked only where the tools act on a workspace (coding, tool tasks). */

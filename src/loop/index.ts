@@ -1,5 +1,18 @@
 export { type AgentRun, runAgent } from "./agent.js";
 export { ChangeTracker } from "./changes.js";
+export {
+  COMPACT_AGENT,
+  type CompactionOptions,
+  type CompactionResult,
+  type CompactionTarget,
+  type CompactionTrigger,
+  clearOldResults,
+  compactNow,
+  DEFAULT_COMPACT_THRESHOLD,
+  DEFAULT_KEEP_RECENT,
+  SUMMARY_KEEP_TURNS,
+  summaryCut,
+} from "./compaction.js";
 export { limitReached, usageOf } from "./limits.js";
 export { runEndRecord, runStartRecord, turnRecord } from "./records.js";
 export {

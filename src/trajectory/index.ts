@@ -3,6 +3,7 @@ export { withoutImageData } from "./images.js";
 export { MemoryTrajectory, readTrajectory, type TrajectorySink, TrajectoryWriter } from "./io.js";
 export {
   type ActionRecord,
+  type CompactionRecord,
   type RunEndRecord,
   type RunStartRecord,
   type StageRecord,

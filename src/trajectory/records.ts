@@ -80,4 +80,27 @@ export interface StageRecord {
   data: Record<string, unknown>;
 }
 
-export type TrajectoryRecord = RunStartRecord | TurnRecord | StageRecord | RunEndRecord;
+/**
+ * The conversation was compacted before the next request (src/loop/compaction.ts): old tool outputs
+ * cleared, or everything but the first message and the last turns replaced by a summary. The next
+ * `turn` record's request delta starts where the rewrite did, so chaining deltas still rebuilds it.
+ */
+export interface CompactionRecord {
+  type: "compaction";
+  /** `auto`: the loop found the context over its threshold; `manual`: `/compact`. */
+  trigger: "auto" | "manual";
+  stage: "cleared" | "summarised";
+  /** Context size in tokens: the loop's estimate, or the provider's count of the last request when higher. */
+  tokens_before: number;
+  tokens_after: number;
+  /** The results whose content was replaced by a marker (stage `cleared`). */
+  cleared: Array<{ tool_call_id: string; tool: string; chars: number }>;
+  /** Messages the summary replaced (stage `summarised`). */
+  dropped_messages: number;
+  /** Stage `summarised`: the model's summary, and what asking for it cost (also in the ledger as `compact`). */
+  summary?: string;
+  usage?: Usage;
+  cost_usd?: number | null;
+}
+
+export type TrajectoryRecord = RunStartRecord | TurnRecord | StageRecord | CompactionRecord | RunEndRecord;
