@@ -8,6 +8,7 @@ export {
   type MemoryFile,
   type MemoryOptions,
 } from "./memory.js";
+export { preCompactHook } from "./pre-compact.js";
 export { createTaskTool, SUBAGENT_MAX_STEPS, type SubagentOptions, subagentTools } from "./subagent.js";
 export { createTodoTool, MAX_TODOS, renderTodos, type TodoToolOptions } from "./todo.js";
 export {
