@@ -181,7 +181,7 @@ describe("compaction in the loop", () => {
       [big(16000, 4000), big(16000, 4000), big(16000, 4000), big(16000, 4000)],
       events,
     );
-    const { run, compactions } = setup(
+    const { run, trajectory, compactions } = setup(
       policy,
       {
         contextTokens: 20000,
@@ -222,6 +222,9 @@ describe("compaction in the loop", () => {
     ]);
     expect(after.slice(2).map((m) => m.role)).toEqual(["assistant", "tool", "assistant", "tool"]);
     expect(pairingProblems(after)).toEqual([]);
+    // The turn's recorded delta starts at the rewrite, so chaining deltas rebuilds the request.
+    const lastTurn = trajectory.records.findLast((r) => r.type === "turn");
+    expect(lastTurn?.type === "turn" && lastTurn.request.first_change).toBe(1);
 
     // The summary request is in the ledger under its own name, and its dollars count in the run's.
     const shares = run.ledger.byAgent();
