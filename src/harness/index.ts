@@ -1,4 +1,56 @@
+export {
+  CLOSE_GRACE_MS,
+  type HookProcessResult,
+  MAX_HOOK_OUTPUT_BYTES,
+  runHookProcess,
+} from "./hook-process.js";
+export {
+  combineOutcomes,
+  createHookRunner,
+  type HookRunnerOptions,
+  hookCount,
+  hookMatches,
+  interpretHook,
+} from "./hooks.js";
+export { jsonErrorPosition, positionAt, type TextPosition } from "./json-position.js";
+export { anchorOf, pathMatches } from "./path-patterns.js";
+export { permissionRules } from "./permission-rules.js";
+export {
+  type DecideInput,
+  decide,
+  type ParsedRule,
+  PERMISSION_MODES,
+  type PermissionMode,
+  parseRule,
+  type Rule,
+  RuleSyntaxError,
+  ruleMatches,
+  type Scope,
+} from "./rules.js";
+export {
+  DEFAULT_HOOK_TIMEOUT_S,
+  defaultConfigDir,
+  type HookSpec,
+  type LoadSettingsOptions,
+  loadSettings,
+  mergeSettings,
+  parseSettings,
+  projectRootOf,
+  type Settings,
+  type SettingsPart,
+} from "./settings.js";
+export { SettingsError } from "./settings-schema.js";
+export { type Segment, splitCommand } from "./shell-split.js";
 export { createTaskTool, SUBAGENT_MAX_STEPS, type SubagentOptions, subagentTools } from "./subagent.js";
+export {
+  ACILAB_TOOL_NAME,
+  acilabToolsFor,
+  CLAUDE_TOOLS,
+  claudeAlias,
+  claudeAliases,
+  isClaudeTool,
+} from "./tool-names.js";
+export { TrustStore, TrustStoreError } from "./trust.js";
 export {
   type Behavior,
   HOOK_EVENTS,
