@@ -38,6 +38,7 @@ export {
   projectRootOf,
   type Settings,
   type SettingsPart,
+  untrustedNotice,
 } from "./settings.js";
 export { SettingsError } from "./settings-schema.js";
 export { type Segment, splitCommand } from "./shell-split.js";

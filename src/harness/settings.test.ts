@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { permissionRules } from "./permission-rules.js";
 import { RuleSyntaxError } from "./rules.js";
-import { defaultConfigDir, loadSettings, parseSettings } from "./settings.js";
+import { defaultConfigDir, loadSettings, parseSettings, untrustedNotice } from "./settings.js";
 import { SettingsError } from "./settings-schema.js";
 
 let dir: string;
@@ -177,11 +177,15 @@ describe("loadSettings", () => {
       defaultMode: "bypassPermissions",
       files: [projectFile(), localFile()],
     });
+    expect(untrustedNotice(s)).toBe(
+      "this repository's .acilab/settings.json and .acilab/settings.local.json define 3 hooks, 2 allow rules and defaultMode bypassPermissions; they were not used because the repository is not trusted — run `acilab agent trust` in it to allow them",
+    );
     const rules = permissionRules(s);
     expect(rules("shell", "execute", { command: "rm -rf x" }).behavior).toBe("deny");
     expect(rules("shell", "execute", { command: "make" }).behavior).toBe("ask");
 
     const trusted = await loadSettings({ repo, configDir, trusted: true });
+    expect(untrustedNotice(trusted)).toBeUndefined();
     expect(trusted.hooks).toHaveLength(4);
     expect(trusted.defaultMode).toBe("bypassPermissions");
     expect(permissionRules(trusted)("shell", "execute", { command: "make" }).behavior).toBe("allow");

@@ -11,7 +11,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { jsonErrorPosition, jsonErrorText } from "./json-position.js";
 import { type PermissionMode, parseRule, type Rule, type Scope } from "./rules.js";
 import { describeIssue, SettingsError, SettingsFileSchema } from "./settings-schema.js";
@@ -159,6 +159,25 @@ export function mergeSettings(repo: string, parts: readonly SettingsPart[], trus
       files: dropped.files,
     };
   return out;
+}
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+
+/**
+ * What the CLI says when an untrusted repository's settings were held back, or undefined when
+ * nothing was: "this repository's .acilab/settings.json defines 2 hooks; they did not run — …".
+ */
+export function untrustedNotice(settings: Pick<Settings, "repo" | "untrusted">): string | undefined {
+  const u = settings.untrusted;
+  if (!u) return undefined;
+  const files = u.files.map((f) => relative(settings.repo, f) || f).join(" and ");
+  const what = [
+    u.hooks > 0 ? plural(u.hooks, "hook") : "",
+    u.allows > 0 ? plural(u.allows, "allow rule") : "",
+    u.defaultMode ? `defaultMode ${u.defaultMode}` : "",
+  ].filter(Boolean);
+  const list = what.length > 1 ? `${what.slice(0, -1).join(", ")} and ${what.at(-1)}` : what[0];
+  return `this repository's ${files} ${u.files.length > 1 ? "define" : "defines"} ${list}; they were not used because the repository is not trusted — run \`acilab agent trust\` in it to allow them`;
 }
 
 export interface LoadSettingsOptions {
