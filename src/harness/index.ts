@@ -9,8 +9,60 @@ export {
   type MemoryOptions,
 } from "./memory.js";
 export { preCompactHook } from "./pre-compact.js";
+export {
+  CLOSE_GRACE_MS,
+  type HookProcessResult,
+  MAX_HOOK_OUTPUT_BYTES,
+  runHookProcess,
+} from "./hook-process.js";
+export {
+  combineOutcomes,
+  createHookRunner,
+  type HookRunnerOptions,
+  hookCount,
+  hookMatches,
+  interpretHook,
+} from "./hooks.js";
+export { jsonErrorPosition, positionAt, type TextPosition } from "./json-position.js";
+export { anchorOf, pathMatches } from "./path-patterns.js";
+export { permissionRules } from "./permission-rules.js";
+export {
+  type DecideInput,
+  decide,
+  type ParsedRule,
+  PERMISSION_MODES,
+  type PermissionMode,
+  parseRule,
+  type Rule,
+  RuleSyntaxError,
+  ruleMatches,
+  type Scope,
+} from "./rules.js";
+export {
+  DEFAULT_HOOK_TIMEOUT_S,
+  type HookSpec,
+  type LoadSettingsOptions,
+  loadSettings,
+  mergeSettings,
+  parseSettings,
+  projectRootOf,
+  type Settings,
+  type SettingsPart,
+  untrustedNotice,
+} from "./settings.js";
+export { SettingsError } from "./settings-schema.js";
+export { type Segment, splitCommand } from "./shell-split.js";
 export { createTaskTool, SUBAGENT_MAX_STEPS, type SubagentOptions, subagentTools } from "./subagent.js";
 export { createTodoTool, MAX_TODOS, renderTodos, type TodoToolOptions } from "./todo.js";
+export {
+  ACILAB_TOOL_NAME,
+  acilabToolsFor,
+  CLAUDE_TOOLS,
+  claudeAlias,
+  claudeAliases,
+  isClaudeTool,
+} from "./tool-names.js";
+export { TrustStore, TrustStoreError } from "./trust.js";
 export {
   type Behavior,
   HOOK_EVENTS,

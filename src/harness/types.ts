@@ -30,7 +30,7 @@ export const HOOK_EVENTS: readonly HookEvent[] = [
   "SessionStart",
 ];
 
-/** One event's hooks, combined: any block wins; the last decision given counts. */
+/** One event's hooks, combined: any block wins; the strictest decision counts (deny, then ask, then allow). */
 export interface HookOutcome {
   /** Exit 2 (stderr) or `decision: "block"` / `permissionDecision: "deny"` (reason): goes back to the model. */
   block?: string;
