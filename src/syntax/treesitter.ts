@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import type { SyntaxLanguage } from "./languages.js";
+import type { CodeLanguage } from "./languages.js";
 
 /**
  * tree-sitter through @vscode/tree-sitter-wasm: web-tree-sitter and prebuilt grammar .wasm files in
@@ -10,16 +10,20 @@ import type { SyntaxLanguage } from "./languages.js";
 type TreeSitterModule = typeof import("@vscode/tree-sitter-wasm");
 export type SyntaxNode = import("@vscode/tree-sitter-wasm").Node;
 export type Parser = import("@vscode/tree-sitter-wasm").Parser;
+export type Query = import("@vscode/tree-sitter-wasm").Query;
 
 const require = createRequire(import.meta.url);
-const GRAMMARS: Record<SyntaxLanguage, string> = {
+const GRAMMARS: Record<CodeLanguage, string> = {
   python: "tree-sitter-python.wasm",
   typescript: "tree-sitter-typescript.wasm",
   javascript: "tree-sitter-javascript.wasm",
+  go: "tree-sitter-go.wasm",
+  rust: "tree-sitter-rust.wasm",
 };
 
 let loaded: Promise<TreeSitterModule> | undefined;
 const parsers = new Map<string, Promise<Parser>>();
+const queries = new Map<string, Promise<Query>>();
 
 function wasmDir(): string {
   return dirname(require.resolve("@vscode/tree-sitter-wasm/wasm/tree-sitter.js"));
@@ -35,8 +39,8 @@ async function module(): Promise<TreeSitterModule> {
 }
 
 /** A parser for the language (tsx files use the TSX grammar); one per grammar per process. */
-export function parserFor(language: SyntaxLanguage, path = ""): Promise<Parser> {
-  const grammar = path.endsWith(".tsx") ? "tree-sitter-tsx.wasm" : GRAMMARS[language];
+export function parserFor(language: CodeLanguage, path = ""): Promise<Parser> {
+  const grammar = grammarOf(language, path);
   let parser = parsers.get(grammar);
   if (!parser) {
     parser = (async () => {
@@ -51,6 +55,29 @@ export function parserFor(language: SyntaxLanguage, path = ""): Promise<Parser> 
   return parser;
 }
 
+function grammarOf(language: CodeLanguage, path: string): string {
+  return path.endsWith(".tsx") ? "tree-sitter-tsx.wasm" : GRAMMARS[language];
+}
+
+/**
+ * A compiled tree-sitter query (S-expression patterns) for the grammar `path` parses with, compiled
+ * once per grammar and text: compiling costs more than running one over a small file.
+ */
+export function queryFor(language: CodeLanguage, path: string, source: string): Promise<Query> {
+  const grammar = grammarOf(language, path);
+  const key = `${grammar}\0${source}`;
+  let query = queries.get(key);
+  if (!query) {
+    query = (async () => {
+      const [ts, parser] = await Promise.all([module(), parserFor(language, path)]);
+      if (!parser.language) throw new Error(`tree-sitter: no language loaded for ${grammar}`);
+      return new ts.Query(parser.language, source);
+    })();
+    queries.set(key, query);
+  }
+  return query;
+}
+
 /**
  * Parse `source` and hand its root to `use`; undefined when the file does not parse cleanly. The
  * tree lives in the WASM heap, which JavaScript's collector does not see: it is freed when `use`
@@ -59,7 +86,20 @@ export function parserFor(language: SyntaxLanguage, path = ""): Promise<Parser> 
  * path-to-regexp's 55 KB spec file candidate after candidate.)
  */
 export async function withParsed<T>(
-  language: SyntaxLanguage,
+  language: CodeLanguage,
+  path: string,
+  source: string,
+  use: (root: SyntaxNode) => T | Promise<T>,
+): Promise<T | undefined> {
+  return withTree(language, path, source, (root) => (root.hasError ? undefined : use(root)));
+}
+
+/**
+ * Like withParsed, but `use` also gets a tree with syntax errors (tree-sitter recovers around them;
+ * `root.hasError` tells): for readers that take what they can from a file being edited. Freed the same way.
+ */
+export async function withTree<T>(
+  language: CodeLanguage,
   path: string,
   source: string,
   use: (root: SyntaxNode) => T | Promise<T>,
@@ -67,7 +107,7 @@ export async function withParsed<T>(
   const tree = (await parserFor(language, path)).parse(source);
   if (!tree) return undefined;
   try {
-    return tree.rootNode.hasError ? undefined : await use(tree.rootNode);
+    return await use(tree.rootNode);
   } finally {
     tree.delete();
   }
