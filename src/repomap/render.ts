@@ -21,7 +21,10 @@ export function renderDefinitions(
   const byFile = new Map<string, Map<number, string>>();
   for (const { path, definition: d } of chosen) {
     let lines = byFile.get(path);
-    if (!lines) byFile.set(path, (lines = new Map()));
+    if (!lines) {
+      lines = new Map();
+      byFile.set(path, lines);
+    }
     if (d.context) lines.set(d.context.line, d.context.signature);
     lines.set(d.line, d.signature);
   }
