@@ -26,6 +26,8 @@ interface CacheFile {
 export class TagsCache {
   private entries = new Map<string, Entry>();
   private dirty = false;
+  /** Bumped on every change, so what was computed from these tags (a ranking) knows when it is stale. */
+  generation = 0;
 
   /** `file`: the JSON file to load from (if present and of this version) and save to; absent = memory only. */
   constructor(readonly file?: string) {
@@ -41,6 +43,7 @@ export class TagsCache {
   set(path: string, size: number, mtimeMs: number, tags: FileTags | null): void {
     this.entries.set(path, { size, mtimeMs, tags });
     this.dirty = true;
+    this.generation++;
   }
 
   /** Forget every path not in `keep` (deleted or renamed files), so the cache tracks the tree. */
@@ -49,6 +52,7 @@ export class TagsCache {
       if (!keep.has(path)) {
         this.entries.delete(path);
         this.dirty = true;
+        this.generation++;
       }
   }
 

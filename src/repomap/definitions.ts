@@ -216,7 +216,8 @@ const go: Visit = (node, _scope, out, lines) => {
     case "const_declaration":
       for (const spec of children(node))
         if (spec.type === "const_spec")
-          for (const name of spec.childrenForFieldName("name")) if (name) add(out, lines, name, "const");
+          for (const name of spec.childrenForFieldName("name"))
+            if (name?.type === "identifier") add(out, lines, name, "const"); // the field's list has its commas too
       return;
   }
 };

@@ -47,7 +47,9 @@ const MENTIONED_REFERENCER = 50;
 export function identWeight(ident: string, definers: number, mentioned: ReadonlySet<string>): number {
   let weight = 1;
   if (mentioned.has(ident)) weight *= MENTIONED_IDENT;
-  const snake = ident.includes("_") && /[a-zA-Z]/.test(ident.replace(/^_+/, ""));
+  // Leading underscores mark privacy, not words: `_private` is not snake_case (Aider counts it as such).
+  const bare = ident.replace(/^_+/, "");
+  const snake = bare.includes("_") && /[a-zA-Z]/.test(bare);
   const camel = /[a-z]/.test(ident) && /[A-Z]/.test(ident);
   if ((snake || camel) && ident.length >= DESCRIPTIVE_MIN_LENGTH) weight *= DESCRIPTIVE_NAME;
   if (ident.startsWith("_")) weight *= PRIVATE_NAME;
@@ -66,15 +68,16 @@ function isUnder(path: string, prefixes: readonly string[]): boolean {
   });
 }
 
-interface Edge {
-  from: number;
-  to: number;
-  ident: string;
-  weight: number;
+/** The graph's edges as parallel arrays (one entry per referencing file, defining file and name). */
+interface Edges {
+  from: Int32Array;
+  to: Int32Array;
+  weight: Float64Array;
+  ident: string[];
 }
 
-/** The weighted edges, in a fixed order (files by path, names by name). */
-function edgesOf(files: readonly FileTags[], mentioned: Mentioned): Edge[] {
+/** The weighted edges, in a fixed order (files by path, then each file's names by name). */
+function edgesOf(files: readonly FileTags[], mentioned: Mentioned): Edges {
   const definers = new Map<string, number[]>();
   files.forEach((f, i) => {
     for (const name of new Set(f.definitions.map((d) => d.name))) {
@@ -85,33 +88,64 @@ function edgesOf(files: readonly FileTags[], mentioned: Mentioned): Edge[] {
   });
   const idents = new Set(mentioned.idents ?? []);
   const boosted = mentioned.files ?? [];
-  const edges: Edge[] = [];
-  files.forEach((f, from) => {
+  const from: number[] = [];
+  const to: number[] = [];
+  const weight: number[] = [];
+  const ident: string[] = [];
+  const weights = new Map<string, number>(); // identWeight per name, computed once (regexes are not free)
+  files.forEach((f, i) => {
     const boost = boosted.length > 0 && isUnder(f.path, boosted) ? MENTIONED_REFERENCER : 1;
-    for (const [ident, count] of f.references) {
-      const to = definers.get(ident);
-      if (!to) continue;
-      const weight = identWeight(ident, to.length, idents) * boost * Math.sqrt(count);
-      for (const t of to) if (t !== from) edges.push({ from, to: t, ident, weight });
+    for (const [name, count] of f.references) {
+      const targets = definers.get(name);
+      if (!targets) continue;
+      let base = weights.get(name);
+      if (base === undefined) {
+        base = identWeight(name, targets.length, idents);
+        weights.set(name, base);
+      }
+      const w = base * boost * Math.sqrt(count);
+      for (const t of targets) {
+        if (t === i) continue; // a file using its own names says nothing about which other files matter
+        from.push(i);
+        to.push(t);
+        weight.push(w);
+        ident.push(name);
+      }
     }
   });
-  return edges;
+  return { from: Int32Array.from(from), to: Int32Array.from(to), weight: Float64Array.from(weight), ident };
+}
+
+/** Each file's total outgoing weight. */
+function outWeights(n: number, edges: Edges): Float64Array {
+  const out = new Float64Array(n);
+  for (let e = 0; e < edges.from.length; e++) {
+    const f = edges.from[e] as number;
+    out[f] = (out[f] as number) + (edges.weight[e] as number);
+  }
+  return out;
 }
 
 /** Personalised PageRank by power iteration; a file with no edges out hands its rank to the personalisation. */
-function pageRank(n: number, edges: readonly Edge[], personal: readonly number[]): number[] {
-  const out = new Array<number>(n).fill(0);
-  for (const e of edges) out[e.from] = (out[e.from] ?? 0) + e.weight;
-  let rank = [...personal];
+function pageRank(edges: Edges, out: Float64Array, personal: Float64Array): Float64Array {
+  const n = personal.length;
+  let rank = Float64Array.from(personal);
+  let next = new Float64Array(n);
   for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
     let dangling = 0;
-    for (let i = 0; i < n; i++) if ((out[i] ?? 0) === 0) dangling += rank[i] ?? 0;
-    const next = personal.map((p) => (1 - DAMPING + DAMPING * dangling) * p);
-    for (const e of edges)
-      next[e.to] = (next[e.to] ?? 0) + (DAMPING * (rank[e.from] ?? 0) * e.weight) / (out[e.from] ?? 1);
+    for (let i = 0; i < n; i++) if (out[i] === 0) dangling += rank[i] as number;
+    const base = 1 - DAMPING + DAMPING * dangling;
+    for (let i = 0; i < n; i++) next[i] = base * (personal[i] as number);
+    for (let e = 0; e < edges.from.length; e++) {
+      const f = edges.from[e] as number;
+      const t = edges.to[e] as number;
+      next[t] =
+        (next[t] as number) +
+        (DAMPING * (rank[f] as number) * (edges.weight[e] as number)) / (out[f] as number);
+    }
     let moved = 0;
-    for (let i = 0; i < n; i++) moved += Math.abs((next[i] ?? 0) - (rank[i] ?? 0));
-    rank = next;
+    for (let i = 0; i < n; i++) moved += Math.abs((next[i] as number) - (rank[i] as number));
+    [rank, next] = [next, rank];
     if (moved < n * TOLERANCE) break;
   }
   return rank;
@@ -122,40 +156,40 @@ export function rankDefinitions(tags: readonly FileTags[], mentioned: Mentioned 
   const files = [...tags].sort((a, b) => byString(a.path, b.path));
   const n = files.length;
   const edges = edgesOf(files, mentioned);
+  const out = outWeights(n, edges);
   const boosted = mentioned.files ?? [];
-  const chosen = boosted.length > 0 ? files.map((f) => isUnder(f.path, boosted)) : [];
+  const chosen = files.map((f) => boosted.length > 0 && isUnder(f.path, boosted));
   const count = chosen.filter(Boolean).length;
-  const personal = files.map((_, i) => (count > 0 ? (chosen[i] ? 1 / count : 0) : 1 / n));
-  const rank = n > 0 ? pageRank(n, edges, personal) : [];
+  const personal = Float64Array.from(chosen, (c) => (count > 0 ? (c ? 1 / count : 0) : 1 / n));
+  const rank = n > 0 ? pageRank(edges, out, personal) : new Float64Array(0);
 
-  const out = new Array<number>(n).fill(0);
-  for (const e of edges) out[e.from] = (out[e.from] ?? 0) + e.weight;
   // A definition's rank: the share of each referencing file's rank that flows along edges naming it.
-  const share = new Map<string, number>();
-  for (const e of edges) {
-    const key = `${e.to}\0${e.ident}`;
-    share.set(key, (share.get(key) ?? 0) + ((rank[e.from] ?? 0) * e.weight) / (out[e.from] ?? 1));
+  const share = files.map(() => new Map<string, number>());
+  for (let e = 0; e < edges.from.length; e++) {
+    const f = edges.from[e] as number;
+    const into = share[edges.to[e] as number] as Map<string, number>;
+    const name = edges.ident[e] as string;
+    into.set(
+      name,
+      (into.get(name) ?? 0) + ((rank[f] as number) * (edges.weight[e] as number)) / (out[f] as number),
+    );
   }
-  const definitions: Array<RankedDefinition & { fileRank: number }> = [];
+  const definitions: Array<RankedDefinition & { file: number }> = [];
   files.forEach((f, i) => {
+    const shares = share[i] as Map<string, number>;
     for (const definition of f.definitions)
-      definitions.push({
-        path: f.path,
-        definition,
-        rank: share.get(`${i}\0${definition.name}`) ?? 0,
-        fileRank: rank[i] ?? 0,
-      });
+      definitions.push({ path: f.path, definition, rank: shares.get(definition.name) ?? 0, file: i });
   });
-  // Unused definitions keep an order too: their file's rank, then where they are.
+  // Unused definitions keep an order too: their file's rank, then where they are (files are in path order).
   definitions.sort(
     (a, b) =>
       b.rank - a.rank ||
-      b.fileRank - a.fileRank ||
-      byString(a.path, b.path) ||
+      (rank[b.file] as number) - (rank[a.file] as number) ||
+      a.file - b.file ||
       a.definition.line - b.definition.line,
   );
   return {
     definitions: definitions.map(({ path, definition, rank }) => ({ path, definition, rank })),
-    files: new Map(files.map((f, i) => [f.path, rank[i] ?? 0])),
+    files: new Map(files.map((f, i) => [f.path, rank[i] as number])),
   };
 }

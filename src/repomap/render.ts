@@ -59,7 +59,7 @@ export function fitToBudget(
   fileLines?: ReadonlyMap<string, number>,
 ): FittedMap {
   let low = 0;
-  let high = ranked.length;
+  let high = upperBound(ranked, budgetTokens * 4);
   let best: FittedMap = { text: "", definitions: 0 };
   while (low <= high) {
     const middle = Math.floor((low + high) / 2);
@@ -70,4 +70,23 @@ export function fitToBudget(
     } else high = middle - 1;
   }
   return best;
+}
+
+/**
+ * A count no fitting prefix exceeds: each new (file, line) pair adds at least its signature, `│` and
+ * a newline, so the first prefix whose new lines alone pass the budget's characters cannot fit. It
+ * keeps the search's renderings small when there are thousands of definitions.
+ */
+function upperBound(ranked: readonly RankedDefinition[], budgetChars: number): number {
+  const seen = new Set<string>();
+  let chars = 0;
+  for (let i = 0; i < ranked.length; i++) {
+    const { path, definition } = ranked[i] as RankedDefinition;
+    const key = `${path}\0${definition.line}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    chars += definition.signature.length + 2;
+    if (chars > budgetChars) return i;
+  }
+  return ranked.length;
 }

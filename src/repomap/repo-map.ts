@@ -7,9 +7,10 @@ import { realpathSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { sharedCache, type TagsCache } from "./cache.js";
 import { listFiles } from "./list-files.js";
-import { type Mentioned, rankDefinitions } from "./rank.js";
+import { type Mentioned, type Ranking, rankDefinitions } from "./rank.js";
 import { readTags } from "./read-tags.js";
 import { DEFAULT_MAP_TOKENS, estimateTokens, fitToBudget } from "./render.js";
+import type { FileTags } from "./tags.js";
 
 export interface RepoMapOptions {
   /** The repository's root on the host. */
@@ -41,6 +42,32 @@ export interface RepoMap {
   ms: number;
 }
 
+interface RankedMemo {
+  key: string;
+  ranking: Ranking;
+  lines: Map<string, number>;
+}
+
+/** The last ranking per cache: a warm build of an unchanged tree (the common case) ranks nothing. */
+const RANKED = new WeakMap<TagsCache, RankedMemo>();
+
+function rankedThroughCache(
+  cache: TagsCache,
+  tags: readonly FileTags[],
+  mentioned: Mentioned | undefined,
+): RankedMemo {
+  const key = JSON.stringify([cache.generation, mentioned ?? {}, tags.map((t) => t.path)]);
+  const memo = RANKED.get(cache);
+  if (memo?.key === key) return memo;
+  const fresh = {
+    key,
+    ranking: rankDefinitions(tags, mentioned),
+    lines: new Map(tags.map((t) => [t.path, t.lines])),
+  };
+  RANKED.set(cache, fresh);
+  return fresh;
+}
+
 export async function buildRepoMap(options: RepoMapOptions): Promise<RepoMap> {
   const started = performance.now();
   const root = realpathSync(options.root);
@@ -53,8 +80,7 @@ export async function buildRepoMap(options: RepoMapOptions): Promise<RepoMap> {
   } catch {
     // An unwritable cache directory costs the next build its warm start, not this map.
   }
-  const ranking = rankDefinitions(read.tags, options.mentioned);
-  const lines = new Map(read.tags.map((t) => [t.path, t.lines]));
+  const { ranking, lines } = rankedThroughCache(cache, read.tags, options.mentioned);
   const fitted = fitToBudget(ranking.definitions, options.budgetTokens ?? DEFAULT_MAP_TOKENS, lines);
   return {
     text: fitted.text,
