@@ -4,10 +4,10 @@
  * real path checked to be inside the root), since the tree may be an agent's and hostile.
  */
 import { constants } from "node:fs";
-import { lstat } from "node:fs/promises";
+import { type FileHandle, lstat, open, readlink } from "node:fs/promises";
 import { join } from "node:path";
 import { codeLanguageOf } from "../syntax/index.js";
-import { openInside } from "../workspace/index.js";
+import { isWithin, openInside } from "../workspace/index.js";
 import type { TagsCache } from "./cache.js";
 import { type FileTags, tagsOf } from "./tags.js";
 
@@ -69,22 +69,36 @@ export async function readTags(root: string, files: readonly string[], cache: Ta
   return { tags, skipped, parsed };
 }
 
-/** The file's text with the size and mtime of what was read (the cache key), or undefined when it cannot be read safely. */
+const HAS_PROC_FD = process.platform === "linux";
+
+/**
+ * The file's text with the size and mtime of what was read (the cache key), or undefined when it
+ * cannot be read safely. On Linux: opened without following a final link, then read only if the
+ * kernel says the open descriptor is inside the root (/proc/self/fd) — so no link anywhere on the
+ * way, swapped in or not, leads a read outside. That is openInside's guarantee at a third of its
+ * system calls (it also pins the parent directory, which matters for writes); elsewhere, openInside.
+ */
 async function readInside(
   root: string,
   path: string,
 ): Promise<{ text: string; size: number; mtimeMs: number } | undefined> {
+  let handle: FileHandle;
   try {
-    const handle = await openInside(root, path, constants.O_RDONLY);
-    try {
-      const stat = await handle.stat();
-      if (!stat.isFile() || stat.size > MAX_SOURCE_BYTES) return undefined;
-      const text = await handle.readFile({ encoding: "utf8" });
-      return { text, size: stat.size, mtimeMs: stat.mtimeMs };
-    } finally {
-      await handle.close();
-    }
+    handle = HAS_PROC_FD
+      ? await open(join(root, path), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
+      : await openInside(root, path, constants.O_RDONLY);
   } catch {
-    return undefined; // outside the root, vanished, not permitted: not part of the map
+    return undefined; // a link, vanished, not permitted, outside the root: not part of the map
+  }
+  try {
+    if (HAS_PROC_FD && !isWithin(root, await readlink(`/proc/self/fd/${handle.fd}`))) return undefined;
+    const stat = await handle.stat();
+    if (!stat.isFile() || stat.size > MAX_SOURCE_BYTES) return undefined;
+    const text = await handle.readFile({ encoding: "utf8" });
+    return { text, size: stat.size, mtimeMs: stat.mtimeMs };
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close();
   }
 }

@@ -154,6 +154,23 @@ describe("tagsOf", () => {
     expect(tags?.definitions[4]?.context?.signature).toBe("impl Area for Point {");
   });
 
+  it("counts names in code, not in comments or strings (and a Rust lifetime is not a char literal)", async () => {
+    const py = await tagsOf(
+      "a.py",
+      '# call hidden_one here\nx = "hidden_two"\n"""hidden_three"""\nshown_one(x)\n',
+    );
+    expect(Object.keys(refs(py))).toEqual(["shown_one", "x"]);
+    const ts = await tagsOf(
+      "a.ts",
+      "// hidden_one\n/* hidden_two */ const s = `hidden_three`;\nshown_one(s, 'hidden_four');\n",
+    );
+    expect(Object.keys(refs(ts))).toEqual(["const", "s", "shown_one"]);
+    const rs = await tagsOf("a.rs", "fn pick<'a>(x: &'a str) -> char { shown_one(x); 'q' }\n// hidden_one\n");
+    expect(refs(rs)).toMatchObject({ shown_one: 1, x: 2, a: 2 });
+    expect(refs(rs).q).toBeUndefined();
+    expect(refs(rs).hidden_one).toBeUndefined();
+  });
+
   it("keeps what it can from a file with a syntax error, and marks it partial", async () => {
     const tags = await tagsOf(
       "bad.py",
