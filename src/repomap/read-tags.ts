@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { codeLanguageOf } from "../syntax/index.js";
 import { isWithin, openInside } from "../workspace/index.js";
 import type { TagsCache } from "./cache.js";
+import { defaultWorkers, ParsePool, POOL_MIN_FILES } from "./parse-pool.js";
 import { type FileTags, tagsOf } from "./tags.js";
 
 /** Bigger source files are generated or vendored; parsing one would cost more than the map is worth. */
@@ -24,12 +25,22 @@ export interface ReadTags {
   parsed: number;
 }
 
-type Outcome = { tags: FileTags } | { skipped: true };
+export interface ReadTagsOptions {
+  /** Parse on this many worker threads when there are at least POOL_MIN_FILES to parse; 0 = this thread only. */
+  workers?: number;
+}
 
-export async function readTags(root: string, files: readonly string[], cache: TagsCache): Promise<ReadTags> {
-  let parsed = 0;
-  const outcomes: Outcome[] = new Array(files.length);
-  const one = async (path: string): Promise<Outcome> => {
+/** What one listed file came to: tags (cached or fresh), skipped, or to be parsed. */
+type Slot = { tags: FileTags } | { skipped: true } | { parse: true; size: number; mtimeMs: number };
+
+export async function readTags(
+  root: string,
+  files: readonly string[],
+  cache: TagsCache,
+  options: ReadTagsOptions = {},
+): Promise<ReadTags> {
+  // First every file's stat against the cache, so the parse step knows how much work it has.
+  const slots = await eachLimited(files, async (path): Promise<Slot> => {
     if (!codeLanguageOf(path)) return { skipped: true };
     let stat: import("node:fs").Stats;
     try {
@@ -40,33 +51,51 @@ export async function readTags(root: string, files: readonly string[], cache: Ta
     // A link may point anywhere, outside the root included; its target, if inside, is listed itself.
     if (!stat.isFile() || stat.size > MAX_SOURCE_BYTES) return { skipped: true };
     const cached = cache.get(path, stat.size, stat.mtimeMs);
-    if (cached !== undefined) return cached ? { tags: cached } : { skipped: true };
-    const read = await readInside(root, path);
-    if (!read) return { skipped: true };
-    parsed++;
-    let tags: FileTags | undefined;
-    try {
-      tags = await tagsOf(path, read.text);
-    } catch {
-      tags = undefined; // a grammar that trips on this text: the file is skipped, the map goes on
-    }
-    cache.set(path, read.size, read.mtimeMs, tags ?? null);
-    return tags ? { tags } : { skipped: true };
-  };
+    if (cached === undefined) return { parse: true, size: stat.size, mtimeMs: stat.mtimeMs };
+    return cached ? { tags: cached } : { skipped: true };
+  });
+  const misses = slots.filter((s) => "parse" in s).length;
+  const workers = options.workers ?? defaultWorkers();
+  const pool = workers > 0 && misses >= POOL_MIN_FILES ? new ParsePool(workers) : undefined;
+  let parsed = 0;
+  try {
+    const done = await eachLimited(files, async (path, i): Promise<Slot> => {
+      const slot = slots[i] as Slot;
+      if (!("parse" in slot)) return slot;
+      const read = await readInside(root, path);
+      if (!read) return { skipped: true };
+      parsed++;
+      let tags: FileTags | undefined;
+      try {
+        tags = pool ? await pool.tags(path, read.text) : await tagsOf(path, read.text);
+      } catch {
+        tags = undefined; // a grammar that trips on this text: the file is skipped, the map goes on
+      }
+      cache.set(path, read.size, read.mtimeMs, tags ?? null);
+      return tags ? { tags } : { skipped: true };
+    });
+    const tags = done.flatMap((s) => ("tags" in s ? [s.tags] : []));
+    return { tags, skipped: done.length - tags.length, parsed };
+  } finally {
+    await pool?.close();
+  }
+}
+
+/** `fn` over `items`, CONCURRENCY at a time, results in the items' order. */
+async function eachLimited<T, R>(
+  items: readonly T[],
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
   let next = 0;
   const lane = async () => {
-    while (next < files.length) {
+    while (next < items.length) {
       const i = next++;
-      outcomes[i] = await one(files[i] as string);
+      results[i] = await fn(items[i] as T, i);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, files.length) }, lane));
-  const tags: FileTags[] = [];
-  let skipped = 0;
-  for (const o of outcomes)
-    if ("tags" in o) tags.push(o.tags);
-    else skipped++;
-  return { tags, skipped, parsed };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, lane));
+  return results;
 }
 
 const HAS_PROC_FD = process.platform === "linux";

@@ -27,6 +27,8 @@ export interface RepoMapOptions {
   gitDir?: string;
   /** A cache of one's own (benchmarks: a cold build); default: the process's cache for this root. */
   cache?: TagsCache;
+  /** Worker threads for a cold build's parsing (default one per core, at most 4); 0 = this thread only. */
+  workers?: number;
 }
 
 export interface RepoMap {
@@ -73,7 +75,12 @@ export async function buildRepoMap(options: RepoMapOptions): Promise<RepoMap> {
   const root = realpathSync(options.root);
   const cache = options.cache ?? sharedCache(root, options.cacheDir);
   const files = options.files ? [...options.files] : await listFiles(root, options.gitDir);
-  const read = await readTags(root, files, cache);
+  const read = await readTags(
+    root,
+    files,
+    cache,
+    options.workers === undefined ? {} : { workers: options.workers },
+  );
   if (!options.files) cache.retain(new Set(files));
   try {
     cache.save();
