@@ -90,16 +90,21 @@ export function cacheFileFor(cacheDir: string, root: string): string {
   return join(cacheDir, `repomap-${id}.json`);
 }
 
-/** One cache per repository (and cache file) for the life of the process, so a second build is warm. */
+/**
+ * Repositories whose tags the process keeps in memory. An experiment maps a fresh checkout per
+ * attempt; without a bound, every one of them would stay (a few MB each) for the process's life.
+ */
+export const MAX_SHARED_CACHES = 8;
+
+/** One cache per repository (and cache file), the most recently used kept, so a second build is warm. */
 const SHARED = new Map<string, TagsCache>();
 
 export function sharedCache(root: string, cacheDir?: string): TagsCache {
   const file = cacheDir ? cacheFileFor(cacheDir, root) : undefined;
   const key = `${root}\0${file ?? ""}`;
-  let cache = SHARED.get(key);
-  if (!cache) {
-    cache = new TagsCache(file);
-    SHARED.set(key, cache);
-  }
+  const cache = SHARED.get(key) ?? new TagsCache(file);
+  SHARED.delete(key);
+  SHARED.set(key, cache); // a Map iterates in insertion order: the first key is the least recently used
+  if (SHARED.size > MAX_SHARED_CACHES) SHARED.delete(SHARED.keys().next().value as string);
   return cache;
 }

@@ -1,7 +1,7 @@
 /**
  * Tags for a list of files, through the cache: a file whose size and mtime are unchanged is not read
- * again. Files are read the way the file tools read them (openInside: no symbolic link followed, the
- * real path checked to be inside the root), since the tree may be an agent's and hostile.
+ * again. The tree may be an agent's and hostile: links are skipped, and a file is read only when the
+ * kernel confirms the opened file is inside the root (readInside).
  */
 import { constants } from "node:fs";
 import { type FileHandle, lstat, open, readlink } from "node:fs/promises";

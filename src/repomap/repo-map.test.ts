@@ -12,7 +12,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { TagsCache } from "./cache.js";
+import { MAX_SHARED_CACHES, sharedCache, TagsCache } from "./cache.js";
 import { listFiles } from "./list-files.js";
 import { estimateTokens } from "./render.js";
 import { buildRepoMap, repoMapPrefix } from "./repo-map.js";
@@ -175,5 +175,14 @@ describe("listFiles", () => {
     expect(files).toContain("app/config.py"); // tracked
     expect(files).toContain("web/client.ts"); // untracked, not ignored
     expect(files).not.toContain("generated/out.py");
+  });
+});
+
+describe("the process's shared caches", () => {
+  it("keeps the most recent repositories warm, not every one ever mapped", () => {
+    const first = sharedCache("/repo/first");
+    expect(sharedCache("/repo/first")).toBe(first);
+    for (let i = 0; i < MAX_SHARED_CACHES; i++) sharedCache(`/repo/other-${i}`);
+    expect(sharedCache("/repo/first")).not.toBe(first);
   });
 });
