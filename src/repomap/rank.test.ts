@@ -68,6 +68,24 @@ describe("rankDefinitions", () => {
     expect(boosted.slice(0, 2)).toEqual(["beta", "alpha"]);
   });
 
+  it("does not let a short word used everywhere (a local's name, mostly) outrank a descriptive one", () => {
+    // Forty files each use `root` (their own local, in truth) beside their own helper module.
+    const users = Array.from({ length: 40 }, (_, i) =>
+      file(`use${i}.py`, [`f${i}`], { root: 1, [`helperFunction${i}`]: 1 }),
+    );
+    const helpers = Array.from({ length: 40 }, (_, i) => file(`helper${i}.py`, [`helperFunction${i}`]));
+    const tags = [
+      ...users,
+      ...helpers,
+      file("consts.py", ["root"]),
+      file("config.py", ["load_config"]),
+      file("app.py", ["main"], { load_config: 1 }),
+      file("cli.py", ["cli"], { load_config: 1 }),
+    ];
+    const names = rankDefinitions(tags).definitions.map((d) => d.definition.name);
+    expect(names.indexOf("load_config")).toBeLessThan(names.indexOf("root"));
+  });
+
   it("is deterministic whatever order the files come in", () => {
     const one = rankDefinitions(REPO).definitions.map((d) => `${d.path}:${d.definition.name}`);
     const other = rankDefinitions([...REPO].reverse()).definitions.map(
@@ -96,5 +114,11 @@ describe("identWeight (Aider's weights)", () => {
     expect(identWeight("_private", 1, none)).toBeCloseTo(0.1);
     expect(identWeight("run", 6, none)).toBeCloseTo(0.1); // defined in more than five files
     expect(identWeight("run", 1, new Set(["run"]))).toBe(10);
+  });
+
+  it("divides a short plain word's pull by √(files using it); a descriptive or mentioned name keeps it", () => {
+    expect(identWeight("root", 1, none, 100)).toBeCloseTo(0.1);
+    expect(identWeight("loadConfig", 1, none, 100)).toBe(10);
+    expect(identWeight("root", 1, new Set(["root"]), 100)).toBe(10);
   });
 });

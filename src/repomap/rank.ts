@@ -43,15 +43,28 @@ const COMMON_NAME_DEFINERS = 5;
 /** Edges out of a mentioned file: what the files under discussion use is what the reader needs next. */
 const MENTIONED_REFERENCER = 50;
 
-/** How much one use of `ident` says about a dependency, before the referencing file's own boost. */
-export function identWeight(ident: string, definers: number, mentioned: ReadonlySet<string>): number {
+/**
+ * How much one use of `ident` says about a dependency, before the referencing file's own boost.
+ * `referencers`: how many files use the name. A short plain word used all over (`text`, `root`,
+ * `get`) is mostly other things of that name — locals, properties, library calls: names are counted
+ * by a lexer, not resolved — so its pull is divided by √referencers, and its total pull grows with
+ * √referencers instead of linearly. (Aider's references are call sites only and skip this step.)
+ */
+export function identWeight(
+  ident: string,
+  definers: number,
+  mentioned: ReadonlySet<string>,
+  referencers = 1,
+): number {
   let weight = 1;
-  if (mentioned.has(ident)) weight *= MENTIONED_IDENT;
+  const isMentioned = mentioned.has(ident);
+  if (isMentioned) weight *= MENTIONED_IDENT;
   // Leading underscores mark privacy, not words: `_private` is not snake_case (Aider counts it as such).
   const bare = ident.replace(/^_+/, "");
   const snake = bare.includes("_") && /[a-zA-Z]/.test(bare);
   const camel = /[a-z]/.test(ident) && /[A-Z]/.test(ident);
   if ((snake || camel) && ident.length >= DESCRIPTIVE_MIN_LENGTH) weight *= DESCRIPTIVE_NAME;
+  else if (!isMentioned) weight /= Math.sqrt(Math.max(1, referencers));
   if (ident.startsWith("_")) weight *= PRIVATE_NAME;
   if (definers > COMMON_NAME_DEFINERS) weight *= COMMON_NAME;
   return weight;
@@ -92,6 +105,10 @@ function edgesOf(files: readonly FileTags[], mentioned: Mentioned): Edges {
   const to: number[] = [];
   const weight: number[] = [];
   const ident: string[] = [];
+  const referencers = new Map<string, number>();
+  for (const f of files)
+    for (const [name] of f.references)
+      if (definers.has(name)) referencers.set(name, (referencers.get(name) ?? 0) + 1);
   const weights = new Map<string, number>(); // identWeight per name, computed once (regexes are not free)
   files.forEach((f, i) => {
     const boost = boosted.length > 0 && isUnder(f.path, boosted) ? MENTIONED_REFERENCER : 1;
@@ -100,7 +117,7 @@ function edgesOf(files: readonly FileTags[], mentioned: Mentioned): Edges {
       if (!targets) continue;
       let base = weights.get(name);
       if (base === undefined) {
-        base = identWeight(name, targets.length, idents);
+        base = identWeight(name, targets.length, idents, referencers.get(name));
         weights.set(name, base);
       }
       const w = base * boost * Math.sqrt(count);
