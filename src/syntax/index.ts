@@ -8,8 +8,6 @@ export {
   type Edit,
   type Parser,
   parserFor,
-  type Query,
-  queryFor,
   type SyntaxNode,
   walk,
   withParsed,

@@ -10,7 +10,6 @@ import type { CodeLanguage } from "./languages.js";
 type TreeSitterModule = typeof import("@vscode/tree-sitter-wasm");
 export type SyntaxNode = import("@vscode/tree-sitter-wasm").Node;
 export type Parser = import("@vscode/tree-sitter-wasm").Parser;
-export type Query = import("@vscode/tree-sitter-wasm").Query;
 
 const require = createRequire(import.meta.url);
 const GRAMMARS: Record<CodeLanguage, string> = {
@@ -23,7 +22,6 @@ const GRAMMARS: Record<CodeLanguage, string> = {
 
 let loaded: Promise<TreeSitterModule> | undefined;
 const parsers = new Map<string, Promise<Parser>>();
-const queries = new Map<string, Promise<Query>>();
 
 function wasmDir(): string {
   return dirname(require.resolve("@vscode/tree-sitter-wasm/wasm/tree-sitter.js"));
@@ -40,7 +38,7 @@ async function module(): Promise<TreeSitterModule> {
 
 /** A parser for the language (tsx files use the TSX grammar); one per grammar per process. */
 export function parserFor(language: CodeLanguage, path = ""): Promise<Parser> {
-  const grammar = grammarOf(language, path);
+  const grammar = path.endsWith(".tsx") ? "tree-sitter-tsx.wasm" : GRAMMARS[language];
   let parser = parsers.get(grammar);
   if (!parser) {
     parser = (async () => {
@@ -53,29 +51,6 @@ export function parserFor(language: CodeLanguage, path = ""): Promise<Parser> {
     parsers.set(grammar, parser);
   }
   return parser;
-}
-
-function grammarOf(language: CodeLanguage, path: string): string {
-  return path.endsWith(".tsx") ? "tree-sitter-tsx.wasm" : GRAMMARS[language];
-}
-
-/**
- * A compiled tree-sitter query (S-expression patterns) for the grammar `path` parses with, compiled
- * once per grammar and text: compiling costs more than running one over a small file.
- */
-export function queryFor(language: CodeLanguage, path: string, source: string): Promise<Query> {
-  const grammar = grammarOf(language, path);
-  const key = `${grammar}\0${source}`;
-  let query = queries.get(key);
-  if (!query) {
-    query = (async () => {
-      const [ts, parser] = await Promise.all([module(), parserFor(language, path)]);
-      if (!parser.language) throw new Error(`tree-sitter: no language loaded for ${grammar}`);
-      return new ts.Query(parser.language, source);
-    })();
-    queries.set(key, query);
-  }
-  return query;
 }
 
 /**
