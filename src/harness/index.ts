@@ -52,6 +52,7 @@ export {
 } from "./settings.js";
 export { SettingsError } from "./settings-schema.js";
 export { type Segment, splitCommand } from "./shell-split.js";
+export { createRepoMapTool, REPO_MAP_MAX_TOKENS, type RepoMapToolOptions } from "./repo-map-tool.js";
 export { createTaskTool, SUBAGENT_MAX_STEPS, type SubagentOptions, subagentTools } from "./subagent.js";
 export { createTodoTool, MAX_TODOS, renderTodos, type TodoToolOptions } from "./todo.js";
 export {

@@ -19,3 +19,17 @@ const SOURCE_EXTENSIONS: Record<string, SyntaxLanguage> = {
 export function languageOf(path: string): SyntaxLanguage | undefined {
   return SOURCE_EXTENSIONS[posix.extname(path)];
 }
+
+/**
+ * Every language tree-sitter parses here: SyntaxLanguage's, and Go and Rust, which only
+ * whole-repository readers (the repo map) need. Kept apart so the patch normaliser, the skeletons and
+ * the task builders, which handle SyntaxLanguage's three, do not meet a language they have no rules for.
+ */
+export type CodeLanguage = SyntaxLanguage | "go" | "rust";
+
+const CODE_EXTENSIONS: Record<string, CodeLanguage> = { ...SOURCE_EXTENSIONS, ".go": "go", ".rs": "rust" };
+
+/** The language of a code file among all that parse here (CodeLanguage), or undefined. */
+export function codeLanguageOf(path: string): CodeLanguage | undefined {
+  return CODE_EXTENSIONS[posix.extname(path)];
+}

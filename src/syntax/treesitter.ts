@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import type { SyntaxLanguage } from "./languages.js";
+import type { CodeLanguage } from "./languages.js";
 
 /**
  * tree-sitter through @vscode/tree-sitter-wasm: web-tree-sitter and prebuilt grammar .wasm files in
@@ -12,10 +12,12 @@ export type SyntaxNode = import("@vscode/tree-sitter-wasm").Node;
 export type Parser = import("@vscode/tree-sitter-wasm").Parser;
 
 const require = createRequire(import.meta.url);
-const GRAMMARS: Record<SyntaxLanguage, string> = {
+const GRAMMARS: Record<CodeLanguage, string> = {
   python: "tree-sitter-python.wasm",
   typescript: "tree-sitter-typescript.wasm",
   javascript: "tree-sitter-javascript.wasm",
+  go: "tree-sitter-go.wasm",
+  rust: "tree-sitter-rust.wasm",
 };
 
 let loaded: Promise<TreeSitterModule> | undefined;
@@ -35,7 +37,7 @@ async function module(): Promise<TreeSitterModule> {
 }
 
 /** A parser for the language (tsx files use the TSX grammar); one per grammar per process. */
-export function parserFor(language: SyntaxLanguage, path = ""): Promise<Parser> {
+export function parserFor(language: CodeLanguage, path = ""): Promise<Parser> {
   const grammar = path.endsWith(".tsx") ? "tree-sitter-tsx.wasm" : GRAMMARS[language];
   let parser = parsers.get(grammar);
   if (!parser) {
@@ -59,7 +61,20 @@ export function parserFor(language: SyntaxLanguage, path = ""): Promise<Parser> 
  * path-to-regexp's 55 KB spec file candidate after candidate.)
  */
 export async function withParsed<T>(
-  language: SyntaxLanguage,
+  language: CodeLanguage,
+  path: string,
+  source: string,
+  use: (root: SyntaxNode) => T | Promise<T>,
+): Promise<T | undefined> {
+  return withTree(language, path, source, (root) => (root.hasError ? undefined : use(root)));
+}
+
+/**
+ * Like withParsed, but `use` also gets a tree with syntax errors (tree-sitter recovers around them;
+ * `root.hasError` tells): for readers that take what they can from a file being edited. Freed the same way.
+ */
+export async function withTree<T>(
+  language: CodeLanguage,
   path: string,
   source: string,
   use: (root: SyntaxNode) => T | Promise<T>,
@@ -67,7 +82,7 @@ export async function withParsed<T>(
   const tree = (await parserFor(language, path)).parse(source);
   if (!tree) return undefined;
   try {
-    return tree.rootNode.hasError ? undefined : await use(tree.rootNode);
+    return await use(tree.rootNode);
   } finally {
     tree.delete();
   }
