@@ -14,4 +14,5 @@ export const BENCHMARKS: readonly string[] = [
   "report",
   "scale",
   "bon",
+  "agent",
 ];

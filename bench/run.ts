@@ -2,6 +2,7 @@
  * `npm run bench`: measures the harness and prints one table. Targets are printed next to the
  * measurements, never asserted: these machines are small and noisy, so read ratios within one run.
  */
+import { benchAgent } from "./agent.js";
 import { benchBon } from "./bon.js";
 import { benchBuilders } from "./builders.js";
 import { benchCapture } from "./capture.js";
@@ -12,7 +13,9 @@ import { benchFileTools } from "./file.js";
 import { benchGradeOverhead } from "./grade-overhead.js";
 import { benchGrading } from "./grading.js";
 import { BENCHMARKS } from "./groups.js";
+import { benchHooks } from "./hooks.js";
 import { benchOverhead } from "./overhead.js";
+import { benchRepoMap } from "./repomap.js";
 import { benchReport } from "./report.js";
 import { benchRunsc } from "./runsc.js";
 import { benchSandbox } from "./sandbox.js";
@@ -86,6 +89,8 @@ async function main(): Promise<void> {
     extra.push(...cuaCostLines());
   }
   if (!only || only === "bon") rows.push(...(await benchBon()));
+  if (!only || only === "agent")
+    rows.push(...(await benchAgent()), ...(await benchHooks()), ...(await benchRepoMap()));
   if (!only || only === "scale") {
     const scale = await benchScale();
     rows.push(...scale.rows);

@@ -29,6 +29,8 @@ command -v xcalc >/dev/null 2>&1 || need+=(x11-apps)
 # certificate with openssl.
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
+# acilab agent: its interactive test drives a real terminal session in tmux.
+command -v tmux >/dev/null 2>&1 || need+=(tmux)
 # better-sqlite3 (the experiment store) is compiled by npm ci: no prebuilt binary can be downloaded here.
 { command -v g++ >/dev/null 2>&1 && command -v make >/dev/null 2>&1; } || need+=(build-essential)
 

@@ -15,7 +15,7 @@ import {
   renameSync,
   writeFileSync,
 } from "node:fs";
-import { chmod, chown, lstat, mkdir, unlink, writeFile } from "node:fs/promises";
+import { chmod, chown, lstat, mkdir, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Checkout } from "../workspace/index.js";
 import { openInside, resolveInside } from "../workspace/index.js";
@@ -28,7 +28,10 @@ export interface Checkpoint {
   n: number;
   /** What was about to run: `str_replace src/a.py`, `shell: make fmt`. */
   label: string;
-  /** Index of the user message that started the turn: rewinding the conversation keeps what came before. */
+  /**
+   * Index of the user message that started the turn: rewinding the conversation keeps what came
+   * before. -1 once a summary replaced that part of the conversation.
+   */
   promptIndex: number;
   created: string;
   files: Record<string, FileState>;
@@ -54,6 +57,12 @@ export class Checkpoints {
     return this.list;
   }
 
+  /** The conversation was summarised: no checkpoint can take it back any more (promptIndex -1). */
+  forgetConversation(): void {
+    this.list = this.list.map((c) => ({ ...c, promptIndex: -1 }));
+    this.save();
+  }
+
   /** Record the changed files as they are now, before `label` runs. */
   async take(label: string, promptIndex: number): Promise<Checkpoint> {
     const diff = await this.ws.checkout.diff();
@@ -71,7 +80,7 @@ export class Checkpoints {
       files,
     };
     this.list.push(checkpoint);
-    await this.save();
+    this.save();
     return checkpoint;
   }
 
@@ -90,7 +99,7 @@ export class Checkpoints {
       if (await this.put(path, want ?? null)) touched.push(path);
     }
     this.list = this.list.filter((c) => c.n < n);
-    await this.save();
+    this.save();
     return touched;
   }
 
@@ -179,10 +188,11 @@ export class Checkpoints {
     for (let d = dir; d.length >= first.length; d = dirname(d)) await chown(d, owner.uid, owner.gid);
   }
 
-  private async save(): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
+  /** Synchronous: two saves can never interleave their temporary file. */
+  private save(): void {
+    mkdirSync(this.dir, { recursive: true });
     const tmp = join(this.dir, "list.json.tmp");
-    await writeFile(tmp, `${JSON.stringify(this.list)}\n`);
+    writeFileSync(tmp, `${JSON.stringify(this.list)}\n`);
     renameSync(tmp, join(this.dir, "list.json"));
   }
 }

@@ -4,10 +4,19 @@
  * saved after every turn. Interactive and headless front ends drive the same object.
  */
 import { join } from "node:path";
-import type { RunHooks } from "../harness/index.js";
+import {
+  type GateOptions,
+  makeGate,
+  preCompactHook,
+  preToolUse,
+  type RunHooks,
+  withPostToolUse,
+} from "../harness/index.js";
 import { keepAll } from "../history/index.js";
 import type { Ledger } from "../ledger/index.js";
 import {
+  type CompactionOptions,
+  compactNow,
   DEFAULT_LIMITS,
   type Limits,
   type RunOutcome,
@@ -20,10 +29,12 @@ import { type AnyTool, newEditorState, type PermissionHook, ToolRegistry } from 
 import { type TrajectorySink, TrajectoryWriter } from "../trajectory/index.js";
 import { applyToTree, type SessionChanges, sessionChanges } from "./apply.js";
 import { type Checkpoint, Checkpoints } from "./checkpoints.js";
-import { type AgentEvents, observedPolicy, teeTrajectory, withAfterCall } from "./events.js";
-import { type GateOptions, makeGate } from "./gate.js";
+import { type AgentEvents, observedPolicy, teeTrajectory } from "./events.js";
 import type { Session } from "./sessions.js";
 import type { AgentWorkspace } from "./workspace.js";
+
+/** Output tokens per reply: a file or a long answer at most. */
+export const AGENT_MAX_OUTPUT_TOKENS = 8192;
 
 /** How often a Stop hook may send the agent back to work in one turn. */
 export const MAX_STOP_CONTINUATIONS = 3;
@@ -44,6 +55,8 @@ export interface ConversationOptions {
   interactive: boolean;
   allowAsk?: boolean;
   limits?: Partial<Limits>;
+  /** The model's context window: compaction starts near it. */
+  contextTokens: number;
   commandTimeoutMs?: number;
   maxOutputTokens?: number;
   signal?: AbortSignal;
@@ -66,40 +79,33 @@ export class Conversation {
   private readonly permission: PermissionHook;
   private readonly trajectory: TrajectorySink;
   private promptIndex = 0;
+  /** This turn's interrupt (Ctrl-C in the terminal), else the conversation's. */
+  private turnSignal: AbortSignal | undefined;
 
   constructor(private readonly o: ConversationOptions) {
     this.checkpoints = new Checkpoints(o.workspace, o.session.checkpointDir);
-    this.trajectory = teeTrajectory(new TrajectoryWriter(o.session.trajectoryFile), o.events);
-    const hookPayload = (extra: Record<string, unknown>) => this.payload(extra);
-    const tools = withAfterCall(o.tools, async (name, input, result) => {
-      const after = await o.hooks(
-        "PostToolUse",
-        hookPayload({
-          tool_name: name,
-          tool_input: input,
-          tool_response: { output: result.output, error: result.error ?? null },
-        }),
-      );
-      this.noticeErrors(after.errors);
-      if (after.block !== undefined) return `PostToolUse hook: ${after.block}`;
-      return after.additionalContext;
-    });
-    this.registry = new ToolRegistry(tools);
+    const file = new TrajectoryWriter(o.session.trajectoryFile);
+    this.trajectory = teeTrajectory(
+      {
+        write: (record) => {
+          file.write(record);
+          // A summary drops messages: the checkpoints' places in the conversation are gone with them.
+          if (record.type === "compaction" && record.stage === "summarised")
+            this.checkpoints.forgetConversation();
+        },
+      },
+      o.events,
+    );
+    const payload = (extra: Record<string, unknown>) => this.payload(extra);
+    const notice = (text: string) => o.events.notice(text);
+    this.registry = new ToolRegistry(withPostToolUse(o.tools, o.hooks, payload, notice));
     this.permission = makeGate({
       kindOf: (name) => this.registry.get(name)?.kind,
       rules: o.rules,
-      preToolUse: async (tool, input) => {
-        const out = await o.hooks("PreToolUse", hookPayload({ tool_name: tool, tool_input: input }));
-        this.noticeErrors(out.errors);
-        return {
-          ...(out.block !== undefined ? { block: out.block } : {}),
-          ...(out.decision !== undefined ? { decision: out.decision } : {}),
-          ...(out.reason !== undefined ? { reason: out.reason } : {}),
-        };
-      },
+      preToolUse: preToolUse(o.hooks, payload, notice),
       interactive: o.interactive,
       ...(o.allowAsk !== undefined ? { allowAsk: o.allowAsk } : {}),
-      events: o.events,
+      ...(o.events.approve ? { approve: o.events.approve.bind(o.events) } : {}),
       checkpoint: async (label) => {
         await this.checkpoints.take(label, this.promptIndex);
       },
@@ -137,7 +143,8 @@ export class Conversation {
   }
 
   /** One user turn: hooks, then the loop until the agent answers (or a limit), then the session saved. */
-  async turn(prompt: string): Promise<TurnResult> {
+  async turn(prompt: string, signal?: AbortSignal): Promise<TurnResult> {
+    this.turnSignal = signal ?? this.o.signal;
     const submitted = await this.o.hooks("UserPromptSubmit", this.payload({ prompt }));
     this.noticeErrors(submitted.errors);
     if (submitted.block !== undefined)
@@ -195,7 +202,7 @@ export class Conversation {
         testCommand: undefined,
         commandTimeoutMs: this.o.commandTimeoutMs ?? 120_000,
         permission: this.permission,
-        ...(this.o.signal ? { signal: this.o.signal } : {}),
+        ...(this.turnSignal ? { signal: this.turnSignal } : {}),
       },
       history: keepAll(),
       limits,
@@ -204,13 +211,43 @@ export class Conversation {
       system: this.o.system,
       memory: this.o.memory,
       task,
-      maxOutputTokens: this.o.maxOutputTokens ?? 8192,
+      maxOutputTokens: this.o.maxOutputTokens ?? AGENT_MAX_OUTPUT_TOKENS,
       conversation: this.o.session.conversation,
       answerEndsRun: true,
-      ...(this.o.signal ? { signal: this.o.signal } : {}),
+      compaction: this.compactionOptions(),
+      ...(this.turnSignal ? { signal: this.turnSignal } : {}),
     });
     this.trajectory.write(runEndRecord(outcome));
     return outcome;
+  }
+
+  private compactionOptions(): CompactionOptions {
+    return {
+      contextTokens: this.o.contextTokens,
+      preCompact: preCompactHook(
+        this.o.hooks,
+        () => this.payload({}),
+        (text) => this.o.events.notice(text),
+      ),
+    };
+  }
+
+  /** `/compact`: clear old tool outputs and summarise the conversation now; a line saying what it did. */
+  async compact(): Promise<string> {
+    const result = await compactNow({
+      messages: this.o.session.conversation,
+      policy: this.o.policy,
+      ledger: this.o.ledger,
+      trajectory: this.trajectory,
+      system: this.o.system,
+      memory: this.o.memory,
+      tools: this.registry.specs(),
+      maxOutputTokens: this.o.maxOutputTokens ?? AGENT_MAX_OUTPUT_TOKENS,
+      options: this.compactionOptions(),
+    });
+    await this.save();
+    if (!result.compacted) return "Nothing to compact yet.";
+    return `Compacted: about ${result.tokensBefore} → ${result.tokensAfter} tokens (${result.records.map((r) => r.stage).join(", ")}).`;
   }
 
   async changes(): Promise<SessionChanges> {
@@ -218,13 +255,18 @@ export class Conversation {
   }
 
   /** Files back to checkpoint `n`; with `conversation`, the conversation back to before that turn's prompt. */
-  async rewind(n: number, conversation: boolean): Promise<{ files: string[]; checkpoint: Checkpoint }> {
+  async rewind(
+    n: number,
+    conversation: boolean,
+  ): Promise<{ files: string[]; checkpoint: Checkpoint; conversationRewound: boolean }> {
     const checkpoint = this.checkpoints.all.find((c) => c.n === n);
     const files = await this.checkpoints.restore(n);
-    if (checkpoint && conversation) this.o.session.conversation.splice(checkpoint.promptIndex);
+    // After a summary the checkpoint's place in the conversation is gone: only its files come back.
+    const conversationRewound = conversation && checkpoint !== undefined && checkpoint.promptIndex >= 0;
+    if (conversationRewound) this.o.session.conversation.splice(checkpoint.promptIndex);
     await this.save();
     // restore() threw for a missing checkpoint, so it is there.
-    return { files, checkpoint: checkpoint as Checkpoint };
+    return { files, checkpoint: checkpoint as Checkpoint, conversationRewound };
   }
 
   /** Undo the newest file change: back to the last checkpoint. */

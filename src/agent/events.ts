@@ -3,20 +3,11 @@
  * reply as it arrives, every tool result, the plan as it changes, notices (hooks, warnings). Both
  * wrappers here only watch; they change nothing the model or the tools see.
  */
-import type { TodoItem } from "../harness/index.js";
+import type { Approval, ApprovalRequest, TodoItem } from "../harness/index.js";
 import type { AssistantMessage, Usage } from "../messages/index.js";
 import type { Policy, PolicyReply, PolicyRequest } from "../policies/index.js";
-import type { AnyTool, ToolResult } from "../tools/index.js";
+import type { ToolResult } from "../tools/index.js";
 import type { TrajectorySink } from "../trajectory/index.js";
-
-export interface ApprovalRequest {
-  tool: string;
-  /** One line: `shell: rm -rf build`, `write_file src/a.py`. */
-  summary: string;
-  reason: string;
-}
-
-export type Approval = "yes" | "no" | "always";
 
 export interface AgentEvents {
   /** The reply, before its calls run. */
@@ -51,21 +42,6 @@ export function observedPolicy(policy: Policy, events: AgentEvents, agent?: stri
       return reply;
     },
   };
-}
-
-/** What runs after a tool call, before the model reads its result: text added to the result, if any. */
-export type AfterCall = (name: string, input: unknown, result: ToolResult) => Promise<string | undefined>;
-
-/** Each tool, letting `after` (PostToolUse hooks) add to its result before the model reads it. */
-export function withAfterCall(tools: readonly AnyTool[], after: AfterCall): AnyTool[] {
-  return tools.map((tool) => ({
-    ...tool,
-    execute: async (input: unknown, ctx: Parameters<AnyTool["execute"]>[1]) => {
-      const result = await tool.execute(input, ctx);
-      const extra = await after(tool.name, input, result);
-      return extra ? { ...result, output: `${result.output}\n\n${extra}` } : result;
-    },
-  }));
 }
 
 /**

@@ -93,9 +93,11 @@ export function resultObject(r: ResultFields): Record<string, unknown> {
 export class HeadlessEvents implements AgentEvents {
   private pendingResults: unknown[] = [];
 
+  /** Set once the session exists (the events are made before it). */
+  sessionId = "";
+
   constructor(
     private readonly format: OutputFormat,
-    private readonly sessionId: string,
     private readonly write: (line: string) => void,
     /** Notices go to stderr in every format: stdout stays parseable. */
     private readonly warn: (line: string) => void,
@@ -136,6 +138,7 @@ export class HeadlessEvents implements AgentEvents {
   toolResult(call: { id: string; name: string }, result: ToolResult): void {
     this.pendingResults.push({
       type: "tool_result",
+      tool_use_id: call.id,
       tool_name: call.name,
       content: result.output,
       is_error: result.error !== undefined,

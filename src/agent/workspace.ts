@@ -11,6 +11,7 @@ import { promisify } from "node:util";
 import {
   adoptTree,
   type BackendChoice,
+  defaultBackend,
   openSandbox,
   type Sandbox,
   sandboxIdentity,
@@ -90,7 +91,7 @@ export async function openAgentWorkspace(
     const opened = await openSandbox({
       workspace: checkout.root,
       env: {},
-      backend: options.backend ?? "auto",
+      backend: options.backend ?? defaultBackend(),
       adoptWorkspace: false,
       network: "none",
     });

@@ -1,8 +1,7 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { resolveAutoPolicy } from "../policies/index.js";
-import { type BackendChoice, parseAllowRule } from "../sandbox/index.js";
+import { type BackendChoice, parseAllowRule, parseBackend } from "../sandbox/index.js";
 import type { GradingRules } from "../swebench/index.js";
-import { parseBackend } from "../tasks/index.js";
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig["options"]>;
 

@@ -4,6 +4,7 @@
  * Checked from the outside, through main(), against every option name any command knows.
  */
 import { describe, expect, it } from "vitest";
+import { AGENT_OPTIONS, AGENT_TRUST_OPTIONS } from "./agent-options.js";
 import { BON_CURVE_OPTIONS } from "./bon-curve-command.js";
 import { IMAGE_SIZE_OPTIONS } from "./cua-image-size.js";
 import { CUA_OPTIONS } from "./cua-options.js";
@@ -40,6 +41,8 @@ const COMMANDS: readonly (readonly string[])[] = [
   ["tasks", "validate"],
   ["tasks", "mirror"],
   ["tasks", "synth"],
+  ["agent"],
+  ["agent", "trust"],
   ["cua"],
   ["cua", "image-size"],
   ["experiment", "init"],
@@ -55,6 +58,8 @@ const COMMANDS: readonly (readonly string[])[] = [
 ];
 
 const TABLES = [
+  AGENT_OPTIONS,
+  AGENT_TRUST_OPTIONS,
   BON_CURVE_OPTIONS,
   RUN_OPTIONS,
   SUITE_OPTIONS,
@@ -158,7 +163,7 @@ describe("every command's --help lists exactly the options it parses", () => {
         const r = await cli([...command, "--help", `--${option}`]);
         if (takesValue) {
           expect(r.code, `${name} --${option} without its value`).toBe(2);
-          expect(r.err).toContain(`Option '--${option} <value>' argument missing`);
+          expect(r.err).toMatch(new RegExp(`Option '(-\\w, )?--${option} <value>' argument missing`));
         } else expect(r.code, `${name} --${option} is a flag`).toBe(0);
       }
       for (const option of usageOptions(help, command))

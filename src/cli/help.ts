@@ -1,15 +1,3 @@
-import { BON_CURVE_HELP } from "./bon-curve-command.js";
-import { CUA_HELP } from "./cua-options.js";
-import { ENV_HELP } from "./env-command.js";
-import { EXPERIMENT_HELP, INSPECT_HELP } from "./experiment-options.js";
-import { EXPORT_HELP } from "./export-command.js";
-import { GRADE_HELP } from "./grade-command.js";
-import { RUN_HELP } from "./run-command.js";
-import { DOCTOR_HELP, SANDBOX_HELP } from "./sandbox-commands.js";
-import { SUITE_HELP } from "./suite-command.js";
-import { TASKS_HELP } from "./tasks-options.js";
-import { WORKER_HELP } from "./worker-command.js";
-
 export const MAIN_HELP = `acilab — run, grade and compare agents that act on computers
 
 Usage: acilab <command> [options]
@@ -19,6 +7,7 @@ Commands:
   suite       run every built-in task (what \`make demo\` runs) and print a table
   grade       grade SWE-bench predictions (jsonl/json, gold, empty) against instances
   tasks       list the built-in tasks
+  agent       an agent on your own repository: sandboxed, checkpointed, applied only when you say so
   cua         run a computer-use task in a real browser (acilab cua --task all)
   experiment  write, check and run experiment files: arms × tasks × repeats (init, validate, run, report)
   export      an experiment's attempts as training data: masks, rewards, advantages (export rollouts)
@@ -32,23 +21,25 @@ Commands:
 
 Run "acilab <command> --help" for a command's options.`;
 
-/** `acilab help <command>`: each command's own page (they live with the command's option table). */
-const COMMAND_HELP: Record<string, string> = {
-  run: RUN_HELP,
-  suite: SUITE_HELP,
-  tasks: TASKS_HELP,
-  grade: GRADE_HELP,
-  doctor: DOCTOR_HELP,
-  sandbox: SANDBOX_HELP,
-  cua: CUA_HELP,
-  experiment: EXPERIMENT_HELP,
-  inspect: INSPECT_HELP,
-  export: EXPORT_HELP,
-  env: ENV_HELP,
-  worker: WORKER_HELP,
-  "bon-curve": BON_CURVE_HELP,
+/** `acilab help <command>`: each command's own page, loaded with its option table only when asked for. */
+const COMMAND_HELP: Record<string, () => Promise<string>> = {
+  run: async () => (await import("./run-command.js")).RUN_HELP,
+  suite: async () => (await import("./suite-command.js")).SUITE_HELP,
+  tasks: async () => (await import("./tasks-options.js")).TASKS_HELP,
+  grade: async () => (await import("./grade-command.js")).GRADE_HELP,
+  doctor: async () => (await import("./sandbox-commands.js")).DOCTOR_HELP,
+  sandbox: async () => (await import("./sandbox-commands.js")).SANDBOX_HELP,
+  agent: async () => (await import("./agent-options.js")).AGENT_HELP,
+  cua: async () => (await import("./cua-options.js")).CUA_HELP,
+  experiment: async () => (await import("./experiment-options.js")).EXPERIMENT_HELP,
+  inspect: async () => (await import("./experiment-options.js")).INSPECT_HELP,
+  export: async () => (await import("./export-command.js")).EXPORT_HELP,
+  env: async () => (await import("./env-command.js")).ENV_HELP,
+  worker: async () => (await import("./worker-command.js")).WORKER_HELP,
+  "bon-curve": async () => (await import("./bon-curve-command.js")).BON_CURVE_HELP,
 };
 
-export function helpFor(command: string | undefined): string {
-  return (command !== undefined ? COMMAND_HELP[command] : undefined) ?? MAIN_HELP;
+export async function helpFor(command: string | undefined): Promise<string> {
+  const page = command !== undefined ? COMMAND_HELP[command] : undefined;
+  return page ? page() : MAIN_HELP;
 }

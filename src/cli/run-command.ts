@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { listCuaTasks } from "../cua/index.js";
+import { REPO_MAP_CHOICES, type TaskHarnessChoice } from "../harness/index.js";
 import { DEFAULT_LIMITS, type Limits, limitsFrom } from "../loop/index.js";
 import { POLICY_SPEC_HELP } from "../policies/index.js";
 import { codingRun, runAnyTask } from "../run/index.js";
@@ -57,6 +58,24 @@ export const RUN_OPTIONS = {
   sandbox: SANDBOX,
   "allow-net": ALLOW_NET,
   rules: RULES,
+  memory: {
+    type: "string",
+    value: "on|off",
+    help: "the task repository's AGENTS.md (CLAUDE.md as the fallback) in the prompt's cached prefix",
+    default: "on",
+  },
+  plan: { type: "string", value: "on|off", help: "offer the todo_write plan tool", default: "off" },
+  "repo-map": {
+    type: "string",
+    value: "<m>",
+    help: "the tree-sitter repo map: off | tool (the repo_map tool) | prefix (in the prompt's cached prefix)",
+    default: "off",
+  },
+  settings: {
+    type: "string",
+    value: "<file>",
+    help: "a settings file (Claude Code's format) whose hooks and deny rules apply to the run; ask rules are denials here",
+  },
 } as const;
 
 export const RUN_HELP = `acilab run — run an agent on one task, then grade it with the hidden tests
@@ -83,6 +102,7 @@ export interface RunRequest {
   sandbox: BackendChoice;
   rules: GradingRules;
   allowNet: string[];
+  harness: TaskHarnessChoice;
 }
 
 /** `acilab run`: parse, then run the task (coding or tools) and print its summary. */
@@ -118,6 +138,12 @@ export function parseRunRequest(argv: string[], out: Out): RunRequest | "help" {
   const sandbox = sandboxOption(values.sandbox, "run");
   const rules = rulesOption(values.rules, "run");
   const allowNet = allowNetOption(values["allow-net"], "run");
+  const harness: TaskHarnessChoice = {
+    memory: choice(values.memory, ["on", "off"], "memory") === "on",
+    plan: choice(values.plan, ["on", "off"], "plan") === "on",
+    repoMap: choice(values["repo-map"], REPO_MAP_CHOICES, "repo-map"),
+    ...(values.settings ? { settings: values.settings } : {}),
+  };
   return {
     task,
     format,
@@ -130,7 +156,14 @@ export function parseRunRequest(argv: string[], out: Out): RunRequest | "help" {
     sandbox,
     rules,
     allowNet,
+    harness,
   };
+}
+
+function choice<const T extends string>(value: string, allowed: readonly T[], name: string): T {
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(`--${name} must be one of ${allowed.join(", ")}, got "${value}"`, "run");
+  return value as T;
 }
 
 /** `--instances FILE --task ID`; what is wrong with either is a usage error. */
@@ -153,6 +186,7 @@ export async function runCodingRequest(request: RunRequest & { task: Task }, out
     sandbox: request.sandbox,
     rules: request.rules,
     allowNet: request.allowNet,
+    harness: request.harness,
   });
   const result = await runAnyTask(task, {
     policySpec: request.policySpec,

@@ -108,6 +108,11 @@ export function attemptTask(
         ...(sandbox ? { sandbox } : {}),
         ...(fields.rules ? { rules: fields.rules } : {}),
         ...(fields.allow_net ? { allowNet: fields.allow_net } : {}),
+        harness: {
+          ...(fields.memory ? { memory: fields.memory === "on" } : {}),
+          ...(fields.plan ? { plan: fields.plan === "on" } : {}),
+          ...(fields.repo_map ? { repoMap: fields.repo_map } : {}),
+        },
       };
       if (policySpec === "scripted") {
         // A coding task's reference scripts are JSON tool calls: played in the code format they

@@ -15,6 +15,9 @@ base:
   # rules: hardened     # hardened | swebench
   # timeout_s: 900
   # allow_net: [pypi.org]
+  # memory: on          # on | off: the task repository's AGENTS.md (CLAUDE.md) in the prompt's prefix
+  # plan: off           # on | off: the todo_write plan tool
+  # repo_map: off       # off | tool | prefix: the tree-sitter repo map as a tool or in the prefix
 
 # Each arm is a name and the run fields it changes (a map from name to fields works too).
 arms:

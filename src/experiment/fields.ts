@@ -66,6 +66,9 @@ export const RUN_FIELDS = {
   }),
   tier: parsed((v) => parseTier(v)),
   screenshot_history: parsed((v) => parseScreenshotHistory(v)),
+  memory: oneOf("memory setting", ["on", "off"]),
+  plan: oneOf("plan tool setting", ["on", "off"]),
+  repo_map: oneOf("repo map setting", ["off", "tool", "prefix"]),
 } as const;
 
 export type RunFieldName = keyof typeof RUN_FIELDS;
@@ -92,6 +95,9 @@ export const FIELD_KINDS: Readonly<Record<RunFieldName, readonly TaskKind[]>> = 
   resolution: ["cua"],
   tier: ["cua"],
   screenshot_history: ["cua"],
+  memory: ["coding"],
+  plan: ["coding"],
+  repo_map: ["coding"],
 };
 
 export const KIND_NAMES: Readonly<Record<TaskKind, string>> = {

@@ -1,14 +1,6 @@
 export { defaultConfigDir } from "./config-dir.js";
-export {
-  type LoadedMemory,
-  loadMemoryFiles,
-  MAX_IMPORT_DEPTH,
-  MEMORY_FILE_MAX_BYTES,
-  MEMORY_FILES,
-  type MemoryFile,
-  type MemoryOptions,
-} from "./memory.js";
-export { preCompactHook } from "./pre-compact.js";
+export { contextWindowOf, DEFAULT_CONTEXT_TOKENS } from "./context-window.js";
+export { describeCall, type GateOptions, type HookVerdict, makeGate } from "./gate.js";
 export {
   CLOSE_GRACE_MS,
   type HookProcessResult,
@@ -24,8 +16,19 @@ export {
   interpretHook,
 } from "./hooks.js";
 export { jsonErrorPosition, positionAt, type TextPosition } from "./json-position.js";
+export {
+  type LoadedMemory,
+  loadMemoryFiles,
+  MAX_IMPORT_DEPTH,
+  MEMORY_FILE_MAX_BYTES,
+  MEMORY_FILES,
+  type MemoryFile,
+  type MemoryOptions,
+} from "./memory.js";
 export { anchorOf, pathMatches } from "./path-patterns.js";
 export { permissionRules } from "./permission-rules.js";
+export { preCompactHook } from "./pre-compact.js";
+export { createRepoMapTool, REPO_MAP_MAX_TOKENS, type RepoMapToolOptions } from "./repo-map-tool.js";
 export {
   type DecideInput,
   decide,
@@ -52,9 +55,22 @@ export {
 } from "./settings.js";
 export { SettingsError } from "./settings-schema.js";
 export { type Segment, splitCommand } from "./shell-split.js";
-export { createRepoMapTool, REPO_MAP_MAX_TOKENS, type RepoMapToolOptions } from "./repo-map-tool.js";
 export { createTaskTool, SUBAGENT_MAX_STEPS, type SubagentOptions, subagentTools } from "./subagent.js";
+export {
+  REPO_MAP_CHOICES,
+  type RepoMapChoice,
+  type TaskHarness,
+  type TaskHarnessChoice,
+  taskHarness,
+} from "./task-run.js";
 export { createTodoTool, MAX_TODOS, renderTodos, type TodoToolOptions } from "./todo.js";
+export {
+  type AfterCall,
+  type HookPayload,
+  preToolUse,
+  withAfterCall,
+  withPostToolUse,
+} from "./tool-hooks.js";
 export {
   ACILAB_TOOL_NAME,
   acilabToolsFor,
@@ -65,6 +81,8 @@ export {
 } from "./tool-names.js";
 export { TrustStore, TrustStoreError } from "./trust.js";
 export {
+  type Approval,
+  type ApprovalRequest,
   type Behavior,
   HOOK_EVENTS,
   type HookEvent,

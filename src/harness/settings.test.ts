@@ -216,4 +216,3 @@ describe("loadSettings", () => {
     });
   });
 });
-

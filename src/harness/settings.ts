@@ -175,8 +175,8 @@ export function untrustedNotice(settings: Pick<Settings, "repo" | "untrusted">):
 
 export interface LoadSettingsOptions {
   repo: string;
-  /** Where the user's settings.json lives; default `defaultConfigDir()`. */
-  configDir?: string;
+  /** Where the user's settings.json lives; default `defaultConfigDir()`; null = no user file (task runs). */
+  configDir?: string | null;
   /** `--settings FILE`, in the order given (later wins); these must exist. */
   settingsFiles?: readonly string[];
   /** Whether the user trusts `repo` (TrustStore.isTrusted). */
@@ -198,9 +198,11 @@ async function readIfPresent(file: string): Promise<string | undefined> {
 /** Read every settings file that exists for `repo`, parse each and merge them. */
 export async function loadSettings(options: LoadSettingsOptions): Promise<Settings> {
   const repo = resolve(options.repo);
-  const configDir = options.configDir ?? defaultConfigDir();
+  const configDir = options.configDir === undefined ? defaultConfigDir() : options.configDir;
   const candidates: Array<{ file: string; scope: Scope; required: boolean }> = [
-    { file: join(configDir, "settings.json"), scope: "user", required: false },
+    ...(configDir === null
+      ? []
+      : [{ file: join(configDir, "settings.json"), scope: "user" as const, required: false }]),
     { file: join(repo, ".acilab", "settings.json"), scope: "project", required: false },
     { file: join(repo, ".acilab", "settings.local.json"), scope: "local", required: false },
     ...(options.settingsFiles ?? []).map((f) => ({

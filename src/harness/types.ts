@@ -54,3 +54,12 @@ export interface TodoItem {
   /** The present-tense form shown while the item is in progress ("Running the tests"). */
   activeForm?: string;
 }
+
+export interface ApprovalRequest {
+  tool: string;
+  /** One line: `shell: rm -rf build`, `write_file src/a.py`. */
+  summary: string;
+  reason: string;
+}
+
+export type Approval = "yes" | "no" | "always";

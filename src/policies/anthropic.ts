@@ -1,4 +1,4 @@
-import Anthropic from "@anthropic-ai/sdk";
+import type Anthropic from "@anthropic-ai/sdk";
 import { AnthropicReplyBuilder, toAnthropicRequest } from "./anthropic-translate.js";
 import {
   DEFAULT_MAX_RETRIES,
@@ -33,7 +33,12 @@ export interface AnthropicPolicyOptions {
 export class AnthropicPolicy implements Policy {
   readonly spec: string;
   readonly model: string;
-  private readonly client: Anthropic;
+  /**
+   * The SDK is loaded when the first policy of its provider is made, not with this module: each SDK
+   * costs 100–250 ms of start-up, which every command would otherwise pay for both providers.
+   */
+  private readonly sdk: Promise<{ client: Anthropic; classes: typeof Anthropic }>;
+  private classes: typeof Anthropic | undefined;
   private readonly endpoint: Endpoint;
   private readonly settings: RetrySettings;
 
@@ -62,7 +67,13 @@ export class AnthropicPolicy implements Policy {
     };
     // Ours is the only retry loop (maxRetries: 0): two nested loops would multiply attempts and ignore
     // our abort signal between them. The SDK timeout is a backstop; our idle watchdog fires first.
-    this.client = new Anthropic({ apiKey, baseURL, maxRetries: 0, timeout: this.settings.timeoutMs * 2 });
+    const timeout = this.settings.timeoutMs * 2;
+    this.sdk = import("@anthropic-ai/sdk").then(({ default: classes }) => {
+      this.classes = classes;
+      return { client: new classes({ apiKey, baseURL, maxRetries: 0, timeout }), classes };
+    });
+    // Not awaited until the first request: a failed load is reported there, not as an unhandled rejection.
+    this.sdk.catch(() => undefined);
   }
 
   next(request: PolicyRequest, signal?: AbortSignal): Promise<PolicyReply> {
@@ -72,7 +83,7 @@ export class AnthropicPolicy implements Policy {
         // The raw event stream, not the `messages.stream()` helper: the helper's lenient tool-input
         // parser takes JSON cut off at max_tokens as whole and throws on other bad JSON (see
         // AnthropicReplyBuilder), and a bad argument must reach the model as an observation.
-        const stream = await this.client.messages.create(body, { signal: attempt.signal });
+        const stream = await (await this.sdk).client.messages.create(body, { signal: attempt.signal });
         attempt.touch();
         const reply = new AnthropicReplyBuilder();
         for await (const event of stream) {
@@ -86,7 +97,13 @@ export class AnthropicPolicy implements Policy {
       {
         settings: this.settings,
         endpoint: this.endpoint,
-        classify: (error) => classifySdkError(error, Anthropic),
+        classify: (error) =>
+          this.classes
+            ? classifySdkError(error, this.classes)
+            : {
+                kind: "invalid_response",
+                detail: `the @anthropic-ai/sdk SDK could not be loaded: ${String(error)}`,
+              },
         signal,
       },
     );

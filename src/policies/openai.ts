@@ -1,4 +1,4 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { OpenAIReplyBuilder, toOpenAIRequest } from "./openai-translate.js";
 import {
   DEFAULT_MAX_RETRIES,
@@ -37,7 +37,12 @@ export interface OpenAIPolicyOptions {
 export class OpenAIPolicy implements Policy {
   readonly spec: string;
   readonly model: string;
-  private readonly client: OpenAI;
+  /**
+   * The SDK is loaded when the first policy of its provider is made, not with this module: each SDK
+   * costs 100–250 ms of start-up, which every command would otherwise pay for both providers.
+   */
+  private readonly sdk: Promise<{ client: OpenAI; classes: typeof OpenAI }>;
+  private classes: typeof OpenAI | undefined;
   private readonly endpoint: Endpoint;
   private readonly settings: RetrySettings;
   private readonly compatible: boolean;
@@ -78,14 +83,22 @@ export class OpenAIPolicy implements Policy {
       local: this.compatible || isLoopback(baseURL),
     };
     // See AnthropicPolicy: ours is the only retry loop, and our idle watchdog fires before the SDK timeout.
-    this.client = new OpenAI({ apiKey, baseURL, maxRetries: 0, timeout: this.settings.timeoutMs * 2 });
+    const timeout = this.settings.timeoutMs * 2;
+    this.sdk = import("openai").then(({ default: classes }) => {
+      this.classes = classes;
+      return { client: new classes({ apiKey, baseURL, maxRetries: 0, timeout }), classes };
+    });
+    // Not awaited until the first request: a failed load is reported there, not as an unhandled rejection.
+    this.sdk.catch(() => undefined);
   }
 
   next(request: PolicyRequest, signal?: AbortSignal): Promise<PolicyReply> {
     const body = toOpenAIRequest(request, this.model, this.compatible);
     return withRetry(
       async (attempt) => {
-        const stream = await this.client.chat.completions.create(body, { signal: attempt.signal });
+        const stream = await (await this.sdk).client.chat.completions.create(body, {
+          signal: attempt.signal,
+        });
         attempt.touch();
         const reply = new OpenAIReplyBuilder();
         for await (const chunk of stream) {
@@ -99,7 +112,10 @@ export class OpenAIPolicy implements Policy {
       {
         settings: this.settings,
         endpoint: this.endpoint,
-        classify: (error) => classifySdkError(error, OpenAI),
+        classify: (error) =>
+          this.classes
+            ? classifySdkError(error, this.classes)
+            : { kind: "invalid_response", detail: `the openai SDK could not be loaded: ${String(error)}` },
         signal,
       },
     );

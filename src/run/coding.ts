@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runAgentless } from "../agentless/index.js";
 import { gradeTask } from "../eval/index.js";
-import { loadMemoryFiles } from "../harness/index.js";
+import { type RepoMapChoice, type TaskHarnessChoice, taskHarness } from "../harness/index.js";
 import { parseHistorySpec } from "../history/index.js";
 import { DEFAULT_LIMITS, type Limits } from "../loop/index.js";
 import { isAgentless, makePolicy } from "../policies/index.js";
@@ -50,6 +50,8 @@ export interface CodingOptions {
   allowNet?: readonly string[];
   /** Grading rules for the final verdict (default "hardened"). */
   rules?: GradingRules;
+  /** The harness's features: memory file, plan tool, repo map, a settings file's hooks. */
+  harness?: TaskHarnessChoice;
 }
 
 export type CodingGrade = GradeCore &
@@ -70,6 +72,8 @@ export type CodingRunResult = ResultCore<"coding", CodingGrade> & {
   patch_lines: number;
   /** The workspace: an overlay checkout of the task's snapshot, or a copy (and why). */
   workspace: string;
+  /** The harness's features this run had (an arm's memory / plan / repo_map / settings). */
+  harness: { memory: boolean; plan: boolean; repo_map: RepoMapChoice; settings: string | null };
 };
 
 export function codingRun(task: Task, options: CodingOptions): RunnableTask<CodingRunResult> {
@@ -113,12 +117,18 @@ async function executeCoding(
   });
   const { sandbox, warning: sandboxWarning } = opened;
   const actionFormat = options.actionFormat ?? "json";
-  const registry = new ToolRegistry(toolsForFormat(actionFormat, set.tools));
-  // The task repository's own memory file only: a benchmark arm must not read the operator's
-  // ~/.config/acilab/AGENTS.md, or the same arm would prompt differently on another machine.
-  const loaded = loadMemoryFiles({ repo: root, userDir: null });
-  for (const warning of loaded.warnings) process.stderr.write(`memory: ${warning}\n`);
-  const memory = loaded.text;
+  // Memory, plan, repo map and a settings file's hooks: the harness's features as this arm chose them.
+  const harness = await taskHarness(root, options.harness ?? {}, {
+    runId: run.runId,
+    ...(run.out ? { transcriptPath: join(run.out, "trajectory.jsonl") } : {}),
+    notice: (text) => process.stderr.write(`${text}\n`),
+  }).catch(async (err) => {
+    await sandbox.close();
+    await checkout.dispose();
+    throw err;
+  });
+  const registry = new ToolRegistry(toolsForFormat(actionFormat, harness.tools(set.tools)));
+  const memory = harness.memory;
   // An interrupt kills whatever command is running now; the loop then stops with reason "aborted".
   const onAbort = () => void sandbox.close();
   run.signal?.addEventListener("abort", onAbort, { once: true });
@@ -152,7 +162,8 @@ async function executeCoding(
           limits,
           system: SYSTEM_PROMPT,
           memory,
-          prompt: taskMessage(task),
+          prompt: withContext(taskMessage(task), await harness.promptContext(taskMessage(task))),
+          ...(harness.permission ? { permission: harness.permission } : {}),
           ...(options.commandTimeoutMs ? { commandTimeoutMs: options.commandTimeoutMs } : {}),
           ...(options.maxOutputTokens ? { maxOutputTokens: options.maxOutputTokens } : {}),
         });
@@ -209,6 +220,12 @@ async function executeCoding(
       rules: report.rules,
       patch_lines: patch === "" ? 0 : patch.split("\n").length - 1,
       workspace: checkout.warning ? `copy (${checkout.warning})` : checkout.kind,
+      harness: {
+        memory: options.harness?.memory !== false,
+        plan: options.harness?.plan === true,
+        repo_map: options.harness?.repoMap ?? "off",
+        settings: options.harness?.settings ?? null,
+      },
     },
   };
 }
@@ -298,6 +315,11 @@ function withSetupOverlap(report: InstanceReport, files: string[]): InstanceRepo
     ...report,
     detail: `${report.detail} — note: the patch also carries setup's own changes to ${files.join(", ")} (setup and the agent both changed them), applied over the grader's setup`,
   };
+}
+
+/** Hooks' context after the task's own words. */
+function withContext(prompt: string, context: string): string {
+  return context === "" ? prompt : `${prompt}\n\n${context}`;
 }
 
 function taskMessage(task: Task): string {

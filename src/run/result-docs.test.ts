@@ -30,6 +30,7 @@ const CODING = [
   "rules",
   "patch_lines",
   "workspace",
+  "harness",
 ] as const;
 const TOOLS = [
   "action_format",

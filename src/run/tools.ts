@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { parseHistorySpec } from "../history/index.js";
 import { DEFAULT_LIMITS, type Limits } from "../loop/index.js";
 import { makePolicy } from "../policies/index.js";
-import { type BackendChoice, openSandbox } from "../sandbox/index.js";
-import { defaultBackend, type ToolsGrade, type ToolsTask } from "../tasks/index.js";
+import { type BackendChoice, defaultBackend, openSandbox } from "../sandbox/index.js";
+import type { ToolsGrade, ToolsTask } from "../tasks/index.js";
 import {
   ACTION_FORMATS,
   type ActionFormat,

@@ -4,9 +4,7 @@ export { instanceEnvironment } from "./environment.js";
 export { type TaskRepository, taskInstance, taskRepository } from "./instance.js";
 export { buildLibraryRepo, cacheDir, type Library, listLibraries, loadLibrary } from "./library.js";
 export {
-  defaultBackend,
   openTaskSandbox,
-  parseBackend,
   runSetupCommands,
   SETUP_TIMEOUT_MS,
 } from "./sandbox.js";

@@ -1,24 +1,14 @@
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import type { EnvMount } from "../env/index.js";
-import { type BackendChoice, openSandbox, type ReadOnlyBind, type Sandbox } from "../sandbox/index.js";
+import {
+  type BackendChoice,
+  defaultBackend,
+  openSandbox,
+  type ReadOnlyBind,
+  type Sandbox,
+} from "../sandbox/index.js";
 import { packageRoot, taskEnvironment } from "./task.js";
-
-const BACKENDS: readonly BackendChoice[] = ["auto", "bwrap", "process", "runsc"];
-
-/** `ACILAB_SANDBOX=bwrap|process|runsc|auto` overrides the default (auto: bwrap where it works). */
-export function defaultBackend(env: NodeJS.ProcessEnv = process.env): BackendChoice {
-  const value = env.ACILAB_SANDBOX;
-  if (value === undefined || value === "") return "auto";
-  if ((BACKENDS as readonly string[]).includes(value)) return value as BackendChoice;
-  throw new Error(`ACILAB_SANDBOX="${value}" is not a sandbox backend; use one of ${BACKENDS.join(", ")}`);
-}
-
-export function parseBackend(value: string | undefined): BackendChoice {
-  if (value === undefined) return defaultBackend();
-  if ((BACKENDS as readonly string[]).includes(value)) return value as BackendChoice;
-  throw new Error(`--sandbox "${value}" is not a sandbox backend; use one of ${BACKENDS.join(", ")}`);
-}
 
 /**
  * The sandbox a task's commands run in. TypeScript tasks see acilab's node_modules read-only, so

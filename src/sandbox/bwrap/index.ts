@@ -20,4 +20,4 @@ export {
   DEFAULT_MEMORY_BYTES,
 } from "./sandbox.js";
 export { buildSeccompFilter, defaultSeccompFilter, type SeccompPolicy } from "./seccomp.js";
-export { type BackendChoice, openSandbox } from "./select.js";
+export { type BackendChoice, defaultBackend, openSandbox, parseBackend } from "./select.js";

@@ -7,6 +7,22 @@ import { BwrapSandbox, type BwrapSandboxOptions } from "./sandbox.js";
 /** "runsc" (gVisor) is the strongest backend and the slowest to start: chosen only by name, never by "auto". */
 export type BackendChoice = "auto" | "bwrap" | "process" | "runsc";
 
+const BACKENDS: readonly BackendChoice[] = ["auto", "bwrap", "process", "runsc"];
+
+/** `ACILAB_SANDBOX=bwrap|process|runsc|auto` overrides the default (auto: bwrap where it works). */
+export function defaultBackend(env: NodeJS.ProcessEnv = process.env): BackendChoice {
+  const value = env.ACILAB_SANDBOX;
+  if (value === undefined || value === "") return "auto";
+  if ((BACKENDS as readonly string[]).includes(value)) return value as BackendChoice;
+  throw new Error(`ACILAB_SANDBOX="${value}" is not a sandbox backend; use one of ${BACKENDS.join(", ")}`);
+}
+
+export function parseBackend(value: string | undefined): BackendChoice {
+  if (value === undefined) return defaultBackend();
+  if ((BACKENDS as readonly string[]).includes(value)) return value as BackendChoice;
+  throw new Error(`--sandbox "${value}" is not a sandbox backend; use one of ${BACKENDS.join(", ")}`);
+}
+
 /**
  * The sandbox acilab runs commands in: bwrap where it works (probed once per process), otherwise the
  * process backend — with `warning` set, which the caller must show on every run. Asking for "bwrap"

@@ -5,9 +5,8 @@
  * headless run, a denial that tells the model why. A call that may change files and is allowed gets
  * a checkpoint first.
  */
-import type { Behavior, RuleDecision } from "../harness/index.js";
 import type { PermissionDecision, PermissionHook, ToolKind } from "../tools/index.js";
-import type { AgentEvents, ApprovalRequest } from "./events.js";
+import type { Approval, ApprovalRequest, Behavior, RuleDecision } from "./types.js";
 
 export interface HookVerdict {
   /** Exit 2 or `decision: "block"`: the reason goes back to the model. */
@@ -23,7 +22,8 @@ export interface GateOptions {
   /** False in `-p` runs: "ask" is then denied unless `allowAsk`. */
   interactive: boolean;
   allowAsk?: boolean;
-  events: AgentEvents;
+  /** Asks the user (interactive sessions); absent = nobody to ask. */
+  approve?(request: ApprovalRequest): Promise<Approval>;
   /** Before an allowed call that may change files (edit and execute kinds). */
   checkpoint?(label: string): Promise<void>;
   /** Every denial, for the result's `permission_denials`. */
@@ -65,7 +65,7 @@ export function makeGate(options: GateOptions): PermissionHook {
     if (behavior === "deny") return deny(tool, input, reason);
     if (behavior === "ask" && !always.has(alwaysKey(tool, input))) {
       const summary = describeCall(tool, input);
-      if (!options.interactive || !options.events.approve) {
+      if (!options.interactive || !options.approve) {
         if (!options.allowAsk)
           return deny(
             tool,
@@ -74,7 +74,7 @@ export function makeGate(options: GateOptions): PermissionHook {
           );
       } else {
         const request: ApprovalRequest = { tool, summary, reason };
-        const answer = await options.events.approve(request);
+        const answer = await options.approve(request);
         if (answer === "no")
           return deny(tool, input, `the user declined ${summary}; ask them or try another way`);
         if (answer === "always") always.add(alwaysKey(tool, input));
