@@ -49,7 +49,7 @@ export class TerminalEvents implements AgentEvents {
       .map((l) => (l.length > LINE_CHARS ? `${l.slice(0, LINE_CHARS)}…` : l));
     const mark = result.error ? `✗ ${result.error}: ` : "";
     shown.forEach((line, i) => {
-      this.print(`  ⎿ ${i === 0 ? mark : ""}${line}`);
+      this.print(i === 0 ? `  ⎿ ${mark}${line}` : `    ${line}`);
     });
     if (lines.length > RESULT_LINES) this.print(`    … ${lines.length - RESULT_LINES} more line(s)`);
   }

@@ -5,6 +5,7 @@
 import { performance } from "node:perf_hooks";
 import {
   type AgentStartOptions,
+  CheckpointError,
   checkRepo,
   EXIT,
   HeadlessEvents,
@@ -34,7 +35,14 @@ import { parseOptions } from "./options.js";
 type Out = (line: string) => void;
 
 /** Errors the user fixes by changing what they typed or wrote: exit 2, the message says how. */
-const SETUP_ERRORS = [RepoError, SessionError, SettingsError, RuleSyntaxError, TrustStoreError];
+const SETUP_ERRORS = [
+  RepoError,
+  SessionError,
+  SettingsError,
+  RuleSyntaxError,
+  TrustStoreError,
+  CheckpointError,
+];
 
 export async function agentCommand(argv: string[], out: Out, err: Out): Promise<number> {
   const startedAt = performance.now();
@@ -58,7 +66,9 @@ export async function agentCommand(argv: string[], out: Out, err: Out): Promise<
     if (rewind !== undefined && !values.continue && !values.resume)
       throw new UsageError("--rewind N works on a saved session: add --continue or --resume ID", "agent");
     let prompt = positionals.join(" ").trim();
-    if (values.print && prompt === "" && !process.stdin.isTTY) prompt = (await readAll(process.stdin)).trim();
+    // A prompt on stdin (`echo … | acilab agent -p`); a rewind alone needs none.
+    if (values.print && prompt === "" && rewind === undefined && !process.stdin.isTTY)
+      prompt = (await readAll(process.stdin)).trim();
     if (values.print && prompt === "" && rewind === undefined)
       throw new UsageError('-p needs a prompt: acilab agent -p "what to do" (or on stdin)', "agent");
     const options: AgentStartOptions = {
@@ -92,6 +102,7 @@ export async function agentCommand(argv: string[], out: Out, err: Out): Promise<
         events,
       );
       events.sessionId = start.session.id;
+      for (const notice of start.notices) err(notice);
       try {
         if (rewind !== undefined)
           await rewindSession(start, rewind, values["rewind-conversation"] === true, err);

@@ -5,7 +5,7 @@
  * not by everything the subagent read. Its requests go to the same ledger under its own name
  * (`task-1`, `task-2` …), so budgets bind it and reports show its share.
  */
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { keepAll } from "../history/index.js";
@@ -63,6 +63,7 @@ export function createTaskTool(options: SubagentOptions) {
       const readOnly = subagentTools(options.tools);
       if (readOnly.length === 0)
         return failure("command_failed", "no read-only tools are available to a subagent here");
+      if (options.trajectoryDir) mkdirSync(options.trajectoryDir, { recursive: true });
       const trajectory: TrajectorySink = options.trajectoryDir
         ? new TrajectoryWriter(join(options.trajectoryDir, `${name}.jsonl`))
         : new MemoryTrajectory();
