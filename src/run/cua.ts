@@ -11,11 +11,13 @@ import {
   contactSheet,
   createEnvironment,
   cuaScriptedPolicy,
+  type DownloadRecord,
   type FrameRecord,
   frameCaptions,
   type Grade,
   LabelledEnvironment,
   type ObserveKind,
+  type PageEvents,
   runCuaEpisode,
   type Size,
   startTaskEpisode,
@@ -55,6 +57,10 @@ export type CuaRunResult = ResultCore<"cua", Grade> & {
   egress_refused: string[];
   /** Where the app saw the secret API key arrive (empty = it never left). */
   key_leaks: string[];
+  /** Files the page downloaded, saved under downloads/ in the run folder (path relative to it). */
+  downloads: DownloadRecord[];
+  /** What the page did: dialogs dismissed, windows opened and closed, downloads cancelled, a crash. */
+  page_events: PageEvents | null;
   frames: FrameRecord[];
   contact_sheet: string | null;
 };
@@ -74,7 +80,11 @@ async function executeCua(
   run: SharedRun,
 ): Promise<KindEnd<CuaRunResult>> {
   const episode = await startTaskEpisode(task);
-  const env = new LabelledEnvironment(createEnvironment("browser", options.screen));
+  // Downloads go into the run's folder, never anywhere else (without one, they go with the browser).
+  const downloadsDir = run.out ? join(run.out, "downloads") : undefined;
+  const env = new LabelledEnvironment(
+    createEnvironment("browser", options.screen, downloadsDir ? { downloadsDir } : {}),
+  );
   let outcome: CuaOutcome;
   let egress: string[] = [];
   // The loop checks its wall clock between steps; a browser call that never returns would outlive
@@ -126,6 +136,10 @@ async function executeCua(
       blocked: outcome.blocked.map((b) => b.summary),
       egress_refused: egress,
       key_leaks: [...episode.app.state.keyLeaks],
+      downloads: (env.downloads ?? []).map((d) =>
+        d.path && out ? { ...d, path: relative(out, d.path) } : d,
+      ),
+      page_events: env.pageEvents ?? null,
       frames: outcome.frames.map((f) => (f.path && out ? { ...f, path: relative(out, f.path) } : f)),
       contact_sheet: sheet && out ? relative(out, sheet) : null,
     },

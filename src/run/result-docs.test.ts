@@ -47,6 +47,8 @@ const CUA = [
   "blocked",
   "egress_refused",
   "key_leaks",
+  "downloads",
+  "page_events",
   "frames",
   "contact_sheet",
 ] as const;

@@ -105,10 +105,21 @@ export async function collectAxTree(cdp: CdpSender, placement: ViewportPlacement
   return build(root, 0);
 }
 
+/**
+ * Elements listed per capture at most: a screen holds a few hundred controls a person could tell
+ * apart; past that (a grid of thousands of tiny buttons) the list and the marks would only be noise,
+ * and the first ones in document order are kept.
+ */
+export const MAX_ELEMENTS = 300;
+
 /** The visible interactive elements, numbered in document order (what a11y and som observations carry). */
 export async function collectElements(cdp: CdpSender, placement: ViewportPlacement): Promise<UiElement[]> {
-  // The budget only shapes the text; every element is returned so click_element can reach cut ones too.
-  return serialize(await collectAxTree(cdp, placement), Number.MAX_SAFE_INTEGER).elements;
+  // The budget only shapes the text; every element up to the cap is returned, so click_element can
+  // reach ones the text cut too.
+  return serialize(await collectAxTree(cdp, placement), Number.MAX_SAFE_INTEGER).elements.slice(
+    0,
+    MAX_ELEMENTS,
+  );
 }
 
 /** backend node id → [x0, y0, x1, y1] in viewport pixels. */

@@ -4,9 +4,18 @@
  * every request through the egress allowlist proxy, cookies injected before the first load.
  */
 import { type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
-import type { Capture, Environment, EnvironmentStart, ObserveKind, ScreenAction, Size } from "../types.js";
+import {
+  type Capture,
+  type Environment,
+  type EnvironmentStart,
+  type ObserveKind,
+  PageHazardError,
+  type ScreenAction,
+  type Size,
+} from "../types.js";
 import { collectElements } from "./a11y.js";
 import {
+  artifactsDirOf,
   assertChromium,
   CHROMIUM_FLAGS,
   CHROMIUM_PATH,
@@ -19,6 +28,14 @@ import { cleanDom, DEFAULT_DOM_BUDGET } from "./dom.js";
 import { EgressProxy, type EgressRefusal, originRule } from "./egress.js";
 import { toPlaywrightKeys } from "./keys.js";
 import { PageActivity } from "./page-activity.js";
+import {
+  type DownloadRecord,
+  type PageEvents,
+  PageGuard,
+  type PageGuardOptions,
+  RENDERER_HEAP_MB,
+} from "./page-guard.js";
+import { sweepBrowserLeftovers } from "./scratch.js";
 import { drawMarks } from "./som.js";
 
 export const DEFAULT_SCREEN: Size = { width: 1400, height: 800 };
@@ -26,8 +43,6 @@ export const DEFAULT_SCREEN: Size = { width: 1400, height: 800 };
 export const TYPE_CHUNK = 16;
 /** The contract's cap on a wait action: a real pause, but a policy cannot park an episode. */
 export const MAX_WAIT_SECONDS = 10;
-/** How long the first page may take to load before reset fails (loopback pages load in well under 1 s). */
-const LOAD_TIMEOUT_MS = 15_000;
 /** Capture attempts while a page is being swapped ("Not attached to an active page"), and the pause between. */
 const CAPTURE_ATTEMPTS = 5;
 const CAPTURE_RETRY_MS = 100;
@@ -36,6 +51,10 @@ export interface BrowserEnvironmentOptions {
   screen?: Size;
   /** Character budget of the cleaned DOM observation. */
   domBudget?: number;
+  /** Caps on what a page may do (page-guard.ts) and where its downloads are kept (the episode folder). */
+  guard?: PageGuardOptions;
+  /** The renderer's JavaScript heap cap in MiB (default RENDERER_HEAP_MB). */
+  heapMb?: number;
 }
 
 export class BrowserEnvironment implements Environment {
@@ -48,10 +67,24 @@ export class BrowserEnvironment implements Environment {
   private cdp: CDPSession | undefined;
   private profile: string | undefined;
   private readonly activity = new PageActivity();
+  private readonly guard: PageGuard;
+  private readonly heapMb: number;
 
   constructor(options: BrowserEnvironmentOptions = {}) {
     this.screen = options.screen ?? DEFAULT_SCREEN;
     this.domBudget = options.domBudget ?? DEFAULT_DOM_BUDGET;
+    this.guard = new PageGuard(options.guard);
+    this.heapMb = options.heapMb ?? RENDERER_HEAP_MB;
+  }
+
+  /** What the page did this episode: dialogs dismissed, popups opened and closed, a crash. */
+  get pageEvents(): PageEvents {
+    return { ...this.guard.events };
+  }
+
+  /** This episode's downloads (saved in the guard's downloadsDir, if it has one). */
+  get downloads(): readonly DownloadRecord[] {
+    return [...this.guard.downloads];
   }
 
   /**
@@ -71,6 +104,8 @@ export class BrowserEnvironment implements Environment {
     if (!start.url) throw new Error("browser environment: reset needs start.url (the task's first page)");
     assertChromium();
     await this.closeBrowser();
+    this.guard.clear();
+    await sweepBrowserLeftovers();
     this.proxy ??= await EgressProxy.start();
     this.proxy.setAllowHosts(start.allowHosts ?? [originRule(start.url)]);
     this.profile = freshProfile();
@@ -80,7 +115,20 @@ export class BrowserEnvironment implements Environment {
       viewport: this.screen,
       screen: this.screen,
       deviceScaleFactor: 1,
-      args: [...CHROMIUM_FLAGS, ...proxyFlags(this.proxy.url)],
+      args: [
+        ...CHROMIUM_FLAGS,
+        ...proxyFlags(this.proxy.url),
+        `--js-flags=--max-old-space-size=${this.heapMb}`,
+      ],
+      // Downloads and traces in the episode's scratch, never Playwright's folder in the shared /tmp.
+      artifactsDir: artifactsDirOf(this.profile),
+      acceptDownloads: true,
+      // Signals are the command's to handle (a run stops cleanly on Ctrl-C and closes the browser
+      // itself); Playwright's own handlers would kill the browser mid-episode, or keep a process
+      // that nobody else handles the signal for alive. Its exit handler still kills the browser.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
       // Chromium's singleton socket dir goes under TMPDIR; inside the profile, it goes when the profile does.
       env: { ...process.env, TMPDIR: this.profile },
       // Playwright must not add its own proxy bypass or download anything.
@@ -89,15 +137,26 @@ export class BrowserEnvironment implements Environment {
     if (start.cookies && start.cookies.length > 0) {
       await this.context.addCookies(start.cookies.map((c) => ({ ...c, path: c.path ?? "/" })));
     }
-    // A popup or target=_blank becomes the page the user sees, as it would on a real screen.
-    this.context.on("page", (p) => {
-      // Settled once the new page has loaded and is the one captures read.
+    // A popup or target=_blank becomes the page the user sees, as it would on a real screen (the
+    // guard closes those past its cap). Settled once the new page has loaded and captures read it.
+    this.guard.watch(this.context, (p) => {
       this.activity.opened(Promise.all([p.waitForLoadState("load"), this.follow(p)]));
     });
     this.activity.watch(this.context);
     const page = this.context.pages()[0] ?? (await this.context.newPage());
     await this.follow(page);
-    await page.goto(start.url, { waitUntil: "load", timeout: LOAD_TIMEOUT_MS });
+    const timeout = this.guard.navigationTimeoutMs;
+    try {
+      await this.guard.race(page.goto(start.url, { waitUntil: "load", timeout }));
+    } catch (err) {
+      if (err instanceof PageHazardError || !/Timeout/i.test((err as Error).name + (err as Error).message))
+        throw err;
+      this.guard.trip({
+        kind: "load_timeout",
+        detail: `${start.url} did not finish loading within ${timeout / 1000} s`,
+      });
+      this.guard.check();
+    }
   }
 
   /**
@@ -108,12 +167,12 @@ export class BrowserEnvironment implements Environment {
   async capture(observe: ObserveKind): Promise<Capture> {
     let last: unknown;
     for (let attempt = 1; attempt <= CAPTURE_ATTEMPTS; attempt++) {
-      await this.activity.settleNavigation();
+      await this.guard.race(this.activity.settleNavigation());
       try {
-        return await this.captureOnce(observe);
+        return await this.guard.race(this.captureOnce(observe));
       } catch (err) {
-        // No browser at all (never reset, or closed) is not a page swap: say so at once.
-        if (!this.context) throw err;
+        // No browser at all (never reset, or closed) is not a page swap, nor is a hostile page.
+        if (!this.context || err instanceof PageHazardError) throw err;
         last = err;
         await sleep(CAPTURE_RETRY_MS);
       }
@@ -147,16 +206,18 @@ export class BrowserEnvironment implements Environment {
   async act(action: ScreenAction): Promise<void> {
     const { page } = this.live();
     try {
-      await this.input(action);
+      await this.guard.race(this.input(action));
     } catch (err) {
+      if (err instanceof PageHazardError) throw err;
       // A click that closes its own page (window.close() in a popup) can end the page before
       // Playwright's click returns: the input landed, and the page below is what the user sees now.
       if (!(page.isClosed() && /has been closed/.test((err as Error).message))) throw err;
     }
     // An input event may have started a navigation (form submit, link, Enter) or a fetch: let it land,
     // so the next capture sees the new page rather than a page between documents.
-    if (action.kind === "wait" || action.kind === "move" || action.kind === "scroll") return;
-    await this.activity.afterInput(() => this.pageTargets());
+    if (action.kind === "wait" || action.kind === "move" || action.kind === "scroll")
+      return this.guard.check();
+    await this.guard.race(this.activity.afterInput(() => this.pageTargets()));
   }
 
   /** Pages the browser has open, reported to Playwright or not yet (CDP's own list of targets). */
@@ -241,6 +302,8 @@ export class BrowserEnvironment implements Environment {
     const context = this.context;
     this.context = this.page = this.cdp = undefined;
     this.activity.clear();
+    // Downloads in progress finish first, so the episode's folder holds whole files.
+    await this.guard.settle();
     if (context) await context.close().catch(() => undefined);
     removeProfile(this.profile);
     this.profile = undefined;

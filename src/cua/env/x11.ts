@@ -25,6 +25,7 @@ import {
 import { collectElements, type ViewportPlacement } from "./a11y.js";
 import { DEFAULT_SCREEN, MAX_WAIT_SECONDS } from "./browser.js";
 import {
+  artifactsDirOf,
   assertChromium,
   CHROMIUM_FLAGS,
   CHROMIUM_PATH,
@@ -37,6 +38,7 @@ import {
 import { cleanDom, DEFAULT_DOM_BUDGET } from "./dom.js";
 import { EgressProxy, type EgressRefusal, originRule } from "./egress.js";
 import { type Owned, removeNow, removeOnExit, run, spawnOwned, stopOwned } from "./proc.js";
+import { sweepBrowserLeftovers } from "./scratch.js";
 import { drawMarksRaw } from "./som.js";
 import { xdotoolCommands } from "./x11-input.js";
 import { startXvfb, waitFor } from "./xvfb.js";
@@ -192,6 +194,7 @@ export class X11Environment implements Environment {
     const url = start.url!;
     this.proxy ??= await EgressProxy.start();
     this.proxy.setAllowHosts(start.allowHosts ?? [originRule(url)]);
+    await sweepBrowserLeftovers();
     this.profile = freshProfile();
     const { width, height } = this.screen;
     const args = [
@@ -218,7 +221,9 @@ export class X11Environment implements Environment {
         `x11 environment: Chromium did not open its DevTools port within ${APP_START_TIMEOUT_MS} ms: ${owned.stderr().slice(-500)}`,
     );
     const port = readFileSync(portFile, "utf8").split("\n")[0];
-    const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+    const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`, {
+      artifactsDir: artifactsDirOf(this.profile),
+    });
     const context = browser.contexts()[0];
     if (!context) throw new Error("x11 environment: Chromium exposed no browser context over CDP");
     if (start.cookies?.length)

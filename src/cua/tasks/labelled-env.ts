@@ -24,6 +24,12 @@ export class LabelledEnvironment implements InspectableEnvironment {
   get refusals() {
     return this.inner.refusals;
   }
+  get pageEvents() {
+    return this.inner.pageEvents;
+  }
+  get downloads() {
+    return this.inner.downloads;
+  }
 
   reset(start: EnvironmentStart): Promise<void> {
     return this.inner.reset(start);
