@@ -24,6 +24,8 @@ export const INTERACTIVE_ROLES: ReadonlySet<string> = new Set([
   "option",
   "gridcell",
   "treeitem",
+  // A cross-origin <iframe> (a11y.ts): its content is not read, but a person sees it and may click into it.
+  "frame",
   "slider",
 ]);
 
