@@ -103,6 +103,10 @@ export async function startAgent(o: AgentStartOptions, events: AgentEvents): Pro
     ...(o.denyRules ?? []).map((text) => flagRule("deny", text, repo)),
   ];
   const mode: PermissionMode = o.permissionMode ?? settings.defaultMode ?? "default";
+  if (mode === "bypassPermissions" && settings.disableBypass)
+    throw new SessionError(
+      `bypassPermissions is disabled by disableBypassPermissionsMode in ${settings.files.join(", ")}; use --permission-mode acceptEdits or allow rules`,
+    );
   const cwd = o.cwd !== undefined && existsSync(o.cwd) ? realpathSync(o.cwd) : undefined;
   const inside = cwd !== undefined && (cwd === repo || cwd.startsWith(`${repo}/`));
   const memory = loadMemoryFiles({ repo, userDir: configDir, ...(inside ? { cwd } : {}) });
