@@ -84,10 +84,10 @@ describe("resolveTasks", () => {
       file(),
     );
     expect(problems.map((p) => p.message)).toEqual([
-      "a task entry is a task id, a glob such as semver-*, {suite: builtin}, {instances: FILE} or {cua: all}",
-      "{cua: some}: write {cua: all}, or list computer-use ids as plain entries",
-      "unknown entry {suit: …} — a task entry is a task id, a glob such as semver-*, {suite: builtin}, {instances: FILE} or {cua: all}",
-      "a task entry is a task id, a glob such as semver-*, {suite: builtin}, {instances: FILE} or {cua: all}",
+      "a task entry is a task id, a glob such as semver-*, {suite: builtin}, {instances: FILE}, {cua: all} or a task file path ({cua: PATH})",
+      "{cua: some}: write {cua: all}, {cua: ./PATH} (task files), or list computer-use ids as plain entries",
+      "unknown entry {suit: …} — a task entry is a task id, a glob such as semver-*, {suite: builtin}, {instances: FILE}, {cua: all} or a task file path ({cua: PATH})",
+      "a task entry is a task id, a glob such as semver-*, {suite: builtin}, {instances: FILE}, {cua: all} or a task file path ({cua: PATH})",
     ]);
   });
 });
