@@ -60,7 +60,9 @@ export async function cuaCommand(argv: string[], out: Out, deps: CuaCommandDeps)
     tier,
     limits: limitsFrom({ maxSteps, budgetUsd: budget }),
     policySpec: values.policy,
-    root: values.out ?? join("runs", `cua-${folderName(values.task ?? "")}-${new Date().toISOString().replace(/[:.]/g, "-")}`),
+    root:
+      values.out ??
+      join("runs", `cua-${folderName(values.task ?? "")}-${new Date().toISOString().replace(/[:.]/g, "-")}`),
     json: values.json === true,
   };
   return runCuaRequest(request, out, deps.interruptSignal);
@@ -68,7 +70,12 @@ export async function cuaCommand(argv: string[], out: Out, deps: CuaCommandDeps)
 
 /** `--task` as one folder name: a path's separators would nest the default out folder. */
 function folderName(task: string): string {
-  return task.replace(/\.ya?ml$/, "").replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._]+/, "") || "task";
+  return (
+    task
+      .replace(/\.ya?ml$/, "")
+      .replace(/[^A-Za-z0-9._-]+/g, "_")
+      .replace(/^[._]+/, "") || "task"
+  );
 }
 
 /** Runs every task × observation in turn, printing each result, then the table; 130 when interrupted. */

@@ -91,6 +91,7 @@ export {
   ScriptedCuaPolicy,
   type ScriptedCuaStep,
 } from "./scripted.js";
+export type { CuaStage, OpenStage } from "./stage.js";
 export {
   actionHash,
   greyThumbnail,
@@ -101,22 +102,6 @@ export {
   STALL_WARN_AT,
   StallDetector,
 } from "./stall.js";
-export {
-  type AppState,
-  builtinStage,
-  type CuaTask,
-  contactSheet,
-  cuaScriptedPolicy,
-  describeCuaTask,
-  frameCaptions,
-  type Grade,
-  getCuaTask,
-  LabelledEnvironment,
-  listCuaTasks,
-  startTaskEpisode,
-  type TaskDefence,
-} from "./tasks/index.js";
-export type { CuaStage, OpenStage } from "./stage.js";
 export {
   describeTaskFile,
   isTaskFile,
@@ -135,6 +120,21 @@ export {
   taskFileScripted,
   taskFileStage,
 } from "./taskfile/index.js";
+export {
+  type AppState,
+  builtinStage,
+  type CuaTask,
+  contactSheet,
+  cuaScriptedPolicy,
+  describeCuaTask,
+  frameCaptions,
+  type Grade,
+  getCuaTask,
+  LabelledEnvironment,
+  listCuaTasks,
+  startTaskEpisode,
+  type TaskDefence,
+} from "./tasks/index.js";
 export { type CuaToolContext, cuaTools, type FrameView, type ScreenStep } from "./tools.js";
 export type * from "./types.js";
 export { NoAccessibilityTreeError } from "./types.js";

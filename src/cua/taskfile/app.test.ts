@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { processesWith } from "../../testing/processes.js";
 import { EVENTUALLY } from "../../testing/time.js";
 import { startApp } from "./app.js";
-import { TaskFileError, type TaskFile } from "./schema.js";
+import { type TaskFile, TaskFileError } from "./schema.js";
 import { serveStatic } from "./static-server.js";
 
 let dir: string;
@@ -72,9 +72,12 @@ describe("a command app", () => {
 
   it("names the file and app.ready when the app never answers, and stops it", async () => {
     const tag = `acilab-taskapp-${process.pid}-mute`;
-    const err = await startApp(commandTask(`node -e "setTimeout(() => {}, 60000)" ${tag} {port}; echo after`, "/health"), {
-      readyTimeoutMs: 400,
-    }).catch((e: unknown) => e);
+    const err = await startApp(
+      commandTask(`node -e "setTimeout(() => {}, 60000)" ${tag} {port}; echo after`, "/health"),
+      {
+        readyTimeoutMs: 400,
+      },
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TaskFileError);
     expect((err as TaskFileError).field).toBe("app.ready");
     expect((err as Error).message).toMatch(/task\.yaml: app\.ready: .*did not answer within 0\.4 s/);

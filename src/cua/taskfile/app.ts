@@ -79,7 +79,8 @@ async function waitReady(child: ChildProcess, url: string, timeoutMs: number): P
 }
 
 function stopGroup(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return Promise.resolve();
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined)
+    return Promise.resolve();
   const pid = child.pid;
   return new Promise((resolve) => {
     const kill = setTimeout(() => signalGroup(pid, "SIGKILL"), STOP_GRACE_MS);

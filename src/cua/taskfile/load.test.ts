@@ -61,7 +61,9 @@ describe("task files", () => {
     const err = problem(GOOD.replace("allow_hosts: []", "allowed_hosts: []"));
     expect(err.field).toBe("allowed_hosts");
     expect(err.at).toEqual({ line: 9, column: 1 });
-    expect(err.message).toMatch(/task\.yaml:9:1: allowed_hosts: unknown key "allowed_hosts" — the keys are id, /);
+    expect(err.message).toMatch(
+      /task\.yaml:9:1: allowed_hosts: unknown key "allowed_hosts" — the keys are id, /,
+    );
     expect(problem(GOOD.replace("  done_js:", "  done:")).field).toBe("grade.done");
   });
 

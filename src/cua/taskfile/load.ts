@@ -48,7 +48,11 @@ function checkPaths(task: TaskFile, shown: string): void {
       'has no "{port}" — acilab picks a free port for each episode; write {port} where the app takes its port',
     );
   if (app.kind === "command" && !app.ready.startsWith("/"))
-    throw new TaskFileError(shown, "app.ready", `"${app.ready}" is not a path — write the path to poll, e.g. /health`);
+    throw new TaskFileError(
+      shown,
+      "app.ready",
+      `"${app.ready}" is not a path — write the path to poll, e.g. /health`,
+    );
 }
 
 /** Every task file under `path`: the file itself, or a folder's. Problems are collected, not thrown. */
@@ -57,7 +61,9 @@ export function loadTaskFolder(path: string): { tasks: TaskFile[]; problems: Tas
   if (!existsSync(root))
     return {
       tasks: [],
-      problems: [new TaskFileError(path, "", "no such file or folder — pass a task.yaml or a folder of task folders")],
+      problems: [
+        new TaskFileError(path, "", "no such file or folder — pass a task.yaml or a folder of task folders"),
+      ],
     };
   const files = statSync(root).isDirectory() ? taskFilesIn(root) : [root];
   const tasks: TaskFile[] = [];
@@ -82,7 +88,11 @@ export function loadTaskFolder(path: string): { tasks: TaskFile[]; problems: Tas
   }
   if (files.length === 0)
     problems.push(
-      new TaskFileError(path, "", `no task files in this folder — add ${TASK_FILE_NAME} files (one folder per task)`),
+      new TaskFileError(
+        path,
+        "",
+        `no task files in this folder — add ${TASK_FILE_NAME} files (one folder per task)`,
+      ),
     );
   return { tasks, problems };
 }

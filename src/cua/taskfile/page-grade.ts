@@ -96,7 +96,9 @@ export class PageGrade {
     const notes = this.notes.length > 0 ? ` (also: ${this.notes.join("; ")})` : "";
     const end = this.finalRead ?? { problem: "it was never read (the episode ended before the page loaded)" };
     if ("problem" in end) {
-      const last = this.last ? `; the last reward read was ${this.last.reward} after step ${this.last.step}` : "";
+      const last = this.last
+        ? `; the last reward read was ${this.last.reward} after step ${this.last.step}`
+        : "";
       return {
         resolved: false,
         reward: 0,

@@ -65,7 +65,10 @@ const Schema = z
     setup_js: z.string().optional(),
     grade: z.object({ js: text, done_js: text.optional() }).strict(),
     allow_hosts: z.array(text).optional(),
-    observe: z.array(z.enum(TASK_FILE_OBSERVE as [ObserveKind, ...ObserveKind[]])).min(1).optional(),
+    observe: z
+      .array(z.enum(TASK_FILE_OBSERVE as [ObserveKind, ...ObserveKind[]]))
+      .min(1)
+      .optional(),
     script: z.array(SCRIPT_STEP).optional(),
   })
   .strict();
@@ -73,7 +76,7 @@ const Schema = z
 /** What each key is for, said when it is missing or wrong. */
 const HINTS: Record<string, string> = {
   id: "give the task an id such as press-the-red-button",
-  app: "write app: {static: ./site}, app: {command: \"… {port}\", ready: /health} or app: {url: http://…}",
+  app: 'write app: {static: ./site}, app: {command: "… {port}", ready: /health} or app: {url: http://…}',
   grade: "write grade: {js: window.REWARD > 0} (an expression read in the page)",
   "grade.js": "an expression read in the page after every step, e.g. window.REWARD",
   observe: `a list of ${TASK_FILE_OBSERVE.join(", ")}`,
@@ -100,7 +103,12 @@ export function parseTaskFile(file: string, source: string, dir: string): TaskFi
     const path = issue.path.filter((p): p is string | number => typeof p !== "symbol");
     const keys = issue.code === "unrecognized_keys" ? issue.keys : [];
     const unknown = keys[0];
-    const at = locate(doc.contents, unknown === undefined ? path : [...path, unknown], lines, unknown !== undefined);
+    const at = locate(
+      doc.contents,
+      unknown === undefined ? path : [...path, unknown],
+      lines,
+      unknown !== undefined,
+    );
     const field = fieldName(unknown === undefined ? path : [...path, unknown]);
     const reason =
       unknown !== undefined

@@ -51,7 +51,11 @@ async function pageInstruction(task: TaskFile, env: InspectableEnvironment): Pro
   const js = "js" in task.instruction ? task.instruction.js : "";
   const read = await readPage(env, expression(js));
   if (!read.ok)
-    throw new TaskFileError(task.file, "instruction_js", `threw in the page: ${read.error} — fix the expression`);
+    throw new TaskFileError(
+      task.file,
+      "instruction_js",
+      `threw in the page: ${read.error} — fix the expression`,
+    );
   if (typeof read.value !== "string" || read.value.trim() === "")
     throw new TaskFileError(
       task.file,
