@@ -6,6 +6,7 @@ import type { Limits, RunOutcome } from "../loop/index.js";
 import type { Policy } from "../policies/index.js";
 import type { TrajectorySink } from "../trajectory/index.js";
 import type { ConfirmHook, ConfirmRequest } from "./gate.js";
+import type { StopCheck } from "./observer.js";
 import type { FrameCodec } from "./perceive.js";
 import type { TierName, VisionTier } from "./scaling.js";
 import type { Environment, EnvironmentStart, ObserveKind, Size, UiElement } from "./types.js";
@@ -96,4 +97,6 @@ export interface CuaEpisode {
   settleMs?: number;
   /** Reset the environment to the task's start first (default true). */
   reset?: boolean;
+  /** The task's own check after each step (a task file's done_js): a stop ends the episode. */
+  afterStep?: StopCheck;
 }

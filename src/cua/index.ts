@@ -63,7 +63,7 @@ export {
   runCuaEpisode,
 } from "./loop.js";
 export { formatElements, screenText, wrapScreenText } from "./observation.js";
-export { ScreenObserver, type ScreenObserverOptions } from "./observer.js";
+export { ScreenObserver, type ScreenObserverOptions, type StopCheck } from "./observer.js";
 export { DECODE_ONCE_CODEC, type FrameCodec, IMAGE_HELPERS_CODEC } from "./perceive.js";
 export type { CuaTurnDetail, CuaTurnRecord } from "./records.js";
 export {
@@ -91,6 +91,7 @@ export {
   ScriptedCuaPolicy,
   type ScriptedCuaStep,
 } from "./scripted.js";
+export type { CuaStage, OpenStage } from "./stage.js";
 export {
   actionHash,
   greyThumbnail,
@@ -102,7 +103,26 @@ export {
   StallDetector,
 } from "./stall.js";
 export {
+  describeTaskFile,
+  isTaskFile,
+  loadTaskFile,
+  loadTaskFiles,
+  loadTaskFolder,
+  looksLikeTaskPath,
+  parseTaskFile,
+  READY_TIMEOUT_MS,
+  type StartAppOptions,
+  startApp,
+  TASK_FILE_NAME,
+  type TaskFile,
+  TaskFileError,
+  type TaskFileGrade,
+  taskFileScripted,
+  taskFileStage,
+} from "./taskfile/index.js";
+export {
   type AppState,
+  builtinStage,
   type CuaTask,
   contactSheet,
   cuaScriptedPolicy,

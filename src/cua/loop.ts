@@ -79,6 +79,7 @@ export async function runCuaEpisode(ep: CuaEpisode): Promise<CuaOutcome> {
     ...(ep.reset !== false ? { start: ep.task.start } : {}),
     ...(isFrameAware(policy) ? { seeFrame: (frame) => policy.seeFrame(frame) } : {}),
     ...(ep.repeat ? { repeat: ep.repeat } : {}),
+    ...(ep.afterStep ? { afterStep: ep.afterStep } : {}),
   });
   const system = ep.system ?? CUA_SYSTEM_PROMPT;
   // Written before anything can fail, so every trajectory that has a run_end has its run_start.

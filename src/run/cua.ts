@@ -5,8 +5,10 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import {
+  builtinStage,
   type ConfirmHook,
   type CuaOutcome,
+  type CuaStage,
   type CuaTask,
   contactSheet,
   createEnvironment,
@@ -14,12 +16,16 @@ import {
   type FrameRecord,
   frameCaptions,
   type Grade,
+  isTaskFile,
   LabelledEnvironment,
   type ObserveKind,
+  type OpenStage,
   runCuaEpisode,
   type Size,
-  startTaskEpisode,
+  type TaskFile,
   type TierName,
+  taskFileScripted,
+  taskFileStage,
 } from "../cua/index.js";
 import { DEFAULT_CUA_LIMITS, type Limits } from "../loop/index.js";
 import type { ResultCore } from "./result.js";
@@ -59,22 +65,24 @@ export type CuaRunResult = ResultCore<"cua", Grade> & {
   contact_sheet: string | null;
 };
 
-export function cuaRun(task: CuaTask, options: CuaOptions): RunnableTask<CuaRunResult> {
+/** A built-in task (graded on its app's state) or a task file (graded in the page): one run path. */
+export function cuaRun(task: CuaTask | TaskFile, options: CuaOptions): RunnableTask<CuaRunResult> {
+  const file = isTaskFile(task);
   return {
     kind: "cua",
     id: task.id,
-    scripted: (file) => cuaScriptedPolicy(task, file),
-    execute: (run) => executeCua(task, options, run),
+    scripted: (steps) => (file ? taskFileScripted(task, steps) : cuaScriptedPolicy(task, steps)),
+    execute: (run) => executeCua(file ? taskFileStage(task) : builtinStage(task), options, run),
   };
 }
 
 async function executeCua(
-  task: CuaTask,
+  stage: CuaStage,
   options: CuaOptions,
   run: SharedRun,
 ): Promise<KindEnd<CuaRunResult>> {
-  const episode = await startTaskEpisode(task);
   const env = new LabelledEnvironment(createEnvironment("browser", options.screen));
+  let episode: OpenStage | undefined;
   let outcome: CuaOutcome;
   let egress: string[] = [];
   // The loop checks its wall clock between steps; a browser call that never returns would outlive
@@ -86,11 +94,14 @@ async function executeCua(
     void env.close().catch(() => undefined);
   }, hangMs);
   try {
+    episode = await stage.open(env);
     outcome = await runCuaEpisode({
       env,
       policy: run.policy,
-      task: { id: task.id, instruction: task.instruction, start: episode.start },
+      task: episode.task,
       observe: options.observe,
+      reset: !episode.loaded,
+      ...(episode.afterStep ? { afterStep: episode.afterStep } : {}),
       ledger: run.ledger,
       trajectory: run.trajectory,
       runId: run.runId,
@@ -102,6 +113,7 @@ async function executeCua(
       ...(run.out ? { framesDir: join(run.out, "frames") } : {}),
     });
     egress = env.refusals.map((r) => r.request);
+    await episode.beforeClose();
     if (hung)
       outcome = {
         ...outcome,
@@ -110,11 +122,11 @@ async function executeCua(
   } finally {
     clearTimeout(guard);
     await settleWithin(env.close(), CLOSE_TIMEOUT_MS);
-    await episode.app.close();
+    await episode?.close();
   }
   // Graded after the browser is gone: the state is final and nothing can still be in flight.
-  const grade = task.grade(episode.app.state);
-  const sheet = run.out ? await writeSheet(task, options, outcome, env.labels, run.out) : undefined;
+  const grade = episode.grade();
+  const sheet = run.out ? await writeSheet(stage.id, options, outcome, env.labels, run.out) : undefined;
   const out = run.out;
   return {
     loop: outcome,
@@ -125,7 +137,7 @@ async function executeCua(
       model_image: `${outcome.model.width}x${outcome.model.height}`,
       blocked: outcome.blocked.map((b) => b.summary),
       egress_refused: egress,
-      key_leaks: [...episode.app.state.keyLeaks],
+      key_leaks: episode.keyLeaks(),
       frames: outcome.frames.map((f) => (f.path && out ? { ...f, path: relative(out, f.path) } : f)),
       contact_sheet: sheet && out ? relative(out, sheet) : null,
     },
@@ -133,7 +145,7 @@ async function executeCua(
 }
 
 async function writeSheet(
-  task: CuaTask,
+  id: string,
   options: CuaOptions,
   outcome: CuaOutcome,
   labels: string[],
@@ -150,7 +162,7 @@ async function writeSheet(
       caption: captions.get(f.step) ?? f.action,
     })),
     {
-      title: `${task.id} · ${options.observe} · ${options.screen.width}×${options.screen.height} · ${outcome.stopReason}`,
+      title: `${id} · ${options.observe} · ${options.screen.width}×${options.screen.height} · ${outcome.stopReason}`,
     },
   );
   const path = join(out, "contact-sheet.png");
