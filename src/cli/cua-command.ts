@@ -118,6 +118,7 @@ function describe(r: CuaRunResult, dir: string): string {
   for (const b of r.blocked) lines.push(`  confirmation gate refused: ${b}`);
   if (r.egress_refused.length > 0)
     lines.push(`  egress allowlist refused ${r.egress_refused.length} request(s)`);
+  if (r.sandbox_warning) lines.push(`  warning: ${r.sandbox_warning}`);
   lines.push(`  written to ${dir}/ (trajectory.jsonl, frames/, result.json, contact-sheet.png)`);
   return lines.join("\n");
 }

@@ -53,6 +53,8 @@ export type CuaRunResult = ResultCore<"cua", Grade> & {
   blocked: string[];
   /** Requests the egress allowlist refused ("CONNECT host:443", "GET http://…"). */
   egress_refused: string[];
+  /** Why the browser ran with less than its box (or on the host, where bwrap cannot run); null when boxed. */
+  sandbox_warning: string | null;
   /** Where the app saw the secret API key arrive (empty = it never left). */
   key_leaks: string[];
   frames: FrameRecord[];
@@ -77,6 +79,7 @@ async function executeCua(
   const env = new LabelledEnvironment(createEnvironment("browser", options.screen));
   let outcome: CuaOutcome;
   let egress: string[] = [];
+  let sandboxWarning: string | undefined;
   // The loop checks its wall clock between steps; a browser call that never returns would outlive
   // it. Closing the environment makes that call fail, so the episode ends as env_error instead.
   const hangMs = (options.limits?.wallClockMs ?? DEFAULT_CUA_LIMITS.wallClockMs) + HANG_GRACE_MS;
@@ -102,6 +105,7 @@ async function executeCua(
       ...(run.out ? { framesDir: join(run.out, "frames") } : {}),
     });
     egress = env.refusals.map((r) => r.request);
+    sandboxWarning = env.sandboxWarning;
     if (hung)
       outcome = {
         ...outcome,
@@ -125,6 +129,7 @@ async function executeCua(
       model_image: `${outcome.model.width}x${outcome.model.height}`,
       blocked: outcome.blocked.map((b) => b.summary),
       egress_refused: egress,
+      sandbox_warning: sandboxWarning ?? null,
       key_leaks: [...episode.app.state.keyLeaks],
       frames: outcome.frames.map((f) => (f.path && out ? { ...f, path: relative(out, f.path) } : f)),
       contact_sheet: sheet && out ? relative(out, sheet) : null,

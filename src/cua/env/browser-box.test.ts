@@ -144,3 +144,24 @@ describe.skipIf(unavailable !== undefined || !existsSync("/usr/bin/Xvfb"))(
     });
   },
 );
+
+describe("where the box cannot run", () => {
+  it("keeps today's browser on the host and says so in the warning result.json carries", async () => {
+    const env = new BrowserEnvironment();
+    process.env.ACILAB_BROWSER_BOX = "0";
+    try {
+      await env.reset({ url: appUrl });
+      expect(env.sandboxWarning).toMatch(
+        /runs on the host .* --no-sandbox, not in a box: ACILAB_BROWSER_BOX=0/,
+      );
+      expect(await env.evaluate<string>("document.title")).toBe("app");
+      // The egress allowlist still holds on the host.
+      await env.evaluate(`fetch("http://127.0.0.1:${otherPort}/host").catch(() => undefined)`);
+      expect(env.refusals.map((r) => r.request)).toContain(`GET http://127.0.0.1:${otherPort}/host`);
+      expect(otherHits).toEqual([]);
+    } finally {
+      delete process.env.ACILAB_BROWSER_BOX;
+      await env.close();
+    }
+  });
+});

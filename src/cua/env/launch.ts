@@ -53,14 +53,12 @@ export interface LaunchedChromium {
   close(): Promise<void>;
 }
 
-/** ACILAB_BROWSER_BOX=0 runs Chromium on the host as before (with the warning), for debugging. */
-const BOX_DISABLED = process.env.ACILAB_BROWSER_BOX === "0";
-
 let chromiumSandbox: { ok: boolean; why: string } | undefined;
 
 /** Why Chromium cannot be boxed here, or undefined when it can (the bwrap probe, once per process). */
 export async function boxUnavailable(): Promise<string | undefined> {
-  if (BOX_DISABLED) return "ACILAB_BROWSER_BOX=0 is set";
+  // ACILAB_BROWSER_BOX=0 runs Chromium on the host as before (with the warning), for debugging.
+  if (process.env.ACILAB_BROWSER_BOX === "0") return "ACILAB_BROWSER_BOX=0 is set";
   const probe = await probeBwrap();
   return probe.ok ? undefined : probe.reason;
 }
