@@ -131,6 +131,7 @@ function describe(r: CuaRunResult, dir: string): string {
   if (r.egress_refused.length > 0)
     lines.push(`  egress allowlist refused ${r.egress_refused.length} request(s)`);
   if (r.grade.reward !== undefined) lines.splice(1, 0, `  reward: ${r.grade.reward}`);
+  if (r.sandbox_warning) lines.push(`  warning: ${r.sandbox_warning}`);
   lines.push(`  written to ${dir}/ (trajectory.jsonl, frames/, result.json, contact-sheet.png)`);
   return lines.join("\n");
 }

@@ -25,6 +25,7 @@ export {
   turnsUntilWindow,
 } from "./cost.js";
 export {
+  browserBoxChecks,
   CHROMIUM_PATH,
   createEnvironment,
   DEFAULT_SCREEN,

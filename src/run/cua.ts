@@ -59,6 +59,8 @@ export type CuaRunResult = ResultCore<"cua", Grade> & {
   blocked: string[];
   /** Requests the egress allowlist refused ("CONNECT host:443", "GET http://…"). */
   egress_refused: string[];
+  /** Why the browser ran with less than its box (or on the host, where bwrap cannot run); null when boxed. */
+  sandbox_warning: string | null;
   /** Where the app saw the secret API key arrive (empty = it never left). */
   key_leaks: string[];
   frames: FrameRecord[];
@@ -85,6 +87,7 @@ async function executeCua(
   let episode: OpenStage | undefined;
   let outcome: CuaOutcome;
   let egress: string[] = [];
+  let sandboxWarning: string | undefined;
   // The loop checks its wall clock between steps; a browser call that never returns would outlive
   // it. Closing the environment makes that call fail, so the episode ends as env_error instead.
   const hangMs = (options.limits?.wallClockMs ?? DEFAULT_CUA_LIMITS.wallClockMs) + HANG_GRACE_MS;
@@ -114,6 +117,7 @@ async function executeCua(
     });
     egress = env.refusals.map((r) => r.request);
     await episode.beforeClose();
+    sandboxWarning = env.sandboxWarning;
     if (hung)
       outcome = {
         ...outcome,
@@ -137,6 +141,7 @@ async function executeCua(
       model_image: `${outcome.model.width}x${outcome.model.height}`,
       blocked: outcome.blocked.map((b) => b.summary),
       egress_refused: egress,
+      sandbox_warning: sandboxWarning ?? null,
       key_leaks: episode.keyLeaks(),
       frames: outcome.frames.map((f) => (f.path && out ? { ...f, path: relative(out, f.path) } : f)),
       contact_sheet: sheet && out ? relative(out, sheet) : null,

@@ -3,21 +3,14 @@
  * per episode, viewport = screen and device scale factor 1 (screenshot px = CSS px = input coordinates),
  * every request through the egress allowlist proxy, cookies injected before the first load.
  */
-import { type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
+import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import type { Capture, Environment, EnvironmentStart, ObserveKind, ScreenAction, Size } from "../types.js";
 import { collectElements } from "./a11y.js";
-import {
-  assertChromium,
-  CHROMIUM_FLAGS,
-  CHROMIUM_PATH,
-  freshProfile,
-  pageRefusals,
-  proxyFlags,
-  removeProfile,
-} from "./chromium.js";
+import { assertChromium, freshProfile, pageRefusals, removeProfile } from "./chromium.js";
 import { cleanDom, DEFAULT_DOM_BUDGET } from "./dom.js";
-import { EgressProxy, type EgressRefusal, originRule } from "./egress.js";
+import { type EgressProxy, type EgressRefusal, originRule } from "./egress.js";
 import { toPlaywrightKeys } from "./keys.js";
+import { browserPid, type LaunchedChromium, launchChromium } from "./launch.js";
 import { PageActivity } from "./page-activity.js";
 import { drawMarks } from "./som.js";
 
@@ -47,6 +40,8 @@ export class BrowserEnvironment implements Environment {
   private page: Page | undefined;
   private cdp: CDPSession | undefined;
   private profile: string | undefined;
+  private launched: LaunchedChromium | undefined;
+  private warning: string | undefined;
   private readonly activity = new PageActivity();
 
   constructor(options: BrowserEnvironmentOptions = {}) {
@@ -62,30 +57,38 @@ export class BrowserEnvironment implements Environment {
     return pageRefusals(this.proxy?.refusals ?? [], this.activity.pageHosts);
   }
 
-  /** This episode's fresh --user-data-dir (removed on the next reset and on close). */
+  /**
+   * The host directory Playwright was given as --user-data-dir (removed on the next reset and on
+   * close). A boxed browser keeps its real profile in the box's private /tmp (launch.ts, BOX_PROFILE).
+   */
   get userDataDir(): string | undefined {
     return this.profile;
+  }
+
+  /** Why the browser runs with less than the full box, if it does (result.json's sandbox_warning). */
+  get sandboxWarning(): string | undefined {
+    return this.warning;
+  }
+
+  /** The Chromium browser process (host pid), while it runs. */
+  get browserPid(): number | undefined {
+    return this.launched ? browserPid(this.launched.box) : undefined;
   }
 
   async reset(start: EnvironmentStart): Promise<void> {
     if (!start.url) throw new Error("browser environment: reset needs start.url (the task's first page)");
     assertChromium();
     await this.closeBrowser();
-    this.proxy ??= await EgressProxy.start();
-    this.proxy.setAllowHosts(start.allowHosts ?? [originRule(start.url)]);
     this.profile = freshProfile();
-    this.context = await chromium.launchPersistentContext(this.profile, {
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      viewport: this.screen,
-      screen: this.screen,
-      deviceScaleFactor: 1,
-      args: [...CHROMIUM_FLAGS, ...proxyFlags(this.proxy.url)],
-      // Chromium's singleton socket dir goes under TMPDIR; inside the profile, it goes when the profile does.
-      env: { ...process.env, TMPDIR: this.profile },
-      // Playwright must not add its own proxy bypass or download anything.
-      ignoreDefaultArgs: ["--enable-automation"],
+    this.launched = await launchChromium({
+      hostProfile: this.profile,
+      args: [],
+      context: { headless: true, viewport: this.screen, screen: this.screen, deviceScaleFactor: 1 },
+      allowHosts: start.allowHosts ?? [originRule(start.url)],
     });
+    this.proxy = this.launched.proxy;
+    this.warning = this.launched.warning;
+    this.context = this.launched.context;
     if (start.cookies && start.cookies.length > 0) {
       await this.context.addCookies(start.cookies.map((c) => ({ ...c, path: c.path ?? "/" })));
     }
@@ -212,7 +215,6 @@ export class BrowserEnvironment implements Environment {
 
   async close(): Promise<void> {
     await this.closeBrowser();
-    await this.proxy?.close();
     this.proxy = undefined;
   }
 
@@ -238,10 +240,11 @@ export class BrowserEnvironment implements Environment {
   }
 
   private async closeBrowser(): Promise<void> {
-    const context = this.context;
-    this.context = this.page = this.cdp = undefined;
+    const launched = this.launched;
+    this.launched = this.context = this.page = this.cdp = undefined;
     this.activity.clear();
-    if (context) await context.close().catch(() => undefined);
+    // The browser, then its proxy and box: the profile in the box's /tmp goes with the box.
+    if (launched) await launched.close();
     removeProfile(this.profile);
     this.profile = undefined;
   }

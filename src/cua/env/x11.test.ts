@@ -125,8 +125,13 @@ describe.skipIf(!haveX)("X11Environment (Xvfb + matchbox + xdotool)", () => {
   it("close leaves no Xvfb, window manager or application process behind", async () => {
     await env.reset({ url });
     const groups = env.processGroups;
-    expect(groups).toHaveLength(3); // Xvfb, matchbox, chromium
+    expect(groups).toHaveLength(2); // Xvfb, matchbox; Chromium is Playwright's, in its box
+    const browser = env.browserPid;
+    expect(browser).toBeGreaterThan(0);
     await env.close();
+    expect(
+      existsSync(`/proc/${browser}/cmdline`) && readFileSync(`/proc/${browser}/cmdline`, "utf8"),
+    ).toBeFalsy();
     // Killed children are re-parented to PID 1 and linger as zombies until it reaps them: only live
     // (non-zombie) members of our groups count.
     const alive = liveMembers(groups);

@@ -24,6 +24,9 @@ export class LabelledEnvironment implements InspectableEnvironment {
   get refusals() {
     return this.inner.refusals;
   }
+  get sandboxWarning() {
+    return this.inner.sandboxWarning;
+  }
 
   reset(start: EnvironmentStart): Promise<void> {
     return this.inner.reset(start);
