@@ -5,7 +5,7 @@ import type { Ledger } from "../ledger/index.js";
 import type { Limits, RunOutcome } from "../loop/index.js";
 import type { Policy } from "../policies/index.js";
 import type { TrajectorySink } from "../trajectory/index.js";
-import type { ConfirmHook, ConfirmRequest } from "./gate.js";
+import type { ConfirmHook, GateRefusal } from "./gate.js";
 import type { FrameCodec } from "./perceive.js";
 import type { TierName, VisionTier } from "./scaling.js";
 import type { Environment, EnvironmentStart, ObserveKind, Size, UiElement } from "./types.js";
@@ -61,8 +61,8 @@ export type CuaOutcome = RunOutcome & {
   screen: Size;
   model: Size;
   frames: FrameRecord[];
-  /** Destructive clicks the gate stopped. */
-  blocked: ConfirmRequest[];
+  /** What the gate refused: destructive actions nobody approved, and actions whose target could not be read. */
+  blocked: GateRefusal[];
 };
 
 /** Everything one episode needs; only env, policy, task and observe are required. */

@@ -4,7 +4,16 @@
  * every request through the egress allowlist proxy, cookies injected before the first load.
  */
 import { type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
-import type { Capture, Environment, EnvironmentStart, ObserveKind, ScreenAction, Size } from "../types.js";
+import type {
+  Capture,
+  Environment,
+  EnvironmentStart,
+  ObserveKind,
+  Probe,
+  ProbeQuery,
+  ScreenAction,
+  Size,
+} from "../types.js";
 import { collectElements } from "./a11y.js";
 import {
   assertChromium,
@@ -19,6 +28,7 @@ import { cleanDom, DEFAULT_DOM_BUDGET } from "./dom.js";
 import { EgressProxy, type EgressRefusal, originRule } from "./egress.js";
 import { toPlaywrightKeys } from "./keys.js";
 import { PageActivity } from "./page-activity.js";
+import { probeThroughCdp } from "./probe.js";
 import { drawMarks } from "./som.js";
 
 export const DEFAULT_SCREEN: Size = { width: 1400, height: 800 };
@@ -203,6 +213,12 @@ export class BrowserEnvironment implements Environment {
         throw new Error(`browser environment: unknown action ${JSON.stringify(never)}`);
       }
     }
+  }
+
+  /** What a press at a point, or a key on the focus, would activate in the current page (the gate's reading). */
+  async probe(query: ProbeQuery): Promise<Probe> {
+    if (!this.page || !this.cdp) return { ok: false, reason: "the browser has no page open" };
+    return probeThroughCdp(this.cdp, query);
   }
 
   /** Evaluate a script in the current page (tests and graders read page state with it). */
