@@ -125,10 +125,14 @@ export const PROBE_SCRIPT = `(q) => {
       // a container's delegated onclick would otherwise be judged on the whole page's text.
       if (i > 0 && direct) continue;
       const hit = activatable(el);
-      if (!hit && OPAQUE.test(el.tagName)) return { ok: false, reason: "the point is on a " + el.tagName.toLowerCase() + ", whose pixels name no controls" };
+      const opaque = "the point is on a " + el.tagName.toLowerCase() + ", whose pixels name no controls";
+      if (!hit && OPAQUE.test(el.tagName)) return { ok: false, reason: opaque };
       if (!hit || (i > 0 && holds(hit.el, stack[0]))) continue;
       const via = [hit.via, direct ? "" : "under a see-through element"].filter(Boolean).join(", ");
-      found.push({ el: hit.el, control: describe(hit.el, via, off) });
+      const control = describe(hit.el, via, off);
+      // A canvas that handles clicks itself is still only pixels, unless it is given a name.
+      if (hit.el === el && OPAQUE.test(el.tagName) && !control.name) return { ok: false, reason: opaque };
+      found.push({ el: hit.el, control });
     }
     const seen = new Set();
     return { ok: true, controls: found.filter((f) => (seen.has(f.el) ? false : (seen.add(f.el), true))) };

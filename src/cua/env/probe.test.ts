@@ -20,7 +20,7 @@ const PAGE = `<!doctype html><meta charset="utf-8"><style>body{margin:0;font:16p
 <div id="cover" class="a" style="left:0;top:290px;width:400px;height:60px;background:#fff"></div>
 <iframe id="same" class="a" style="left:450px;top:20px;width:300px;height:150px;border:0" srcdoc="<button id=in style='width:200px;height:40px'>Delete it</button>"></iframe>
 <iframe id="cross" class="a" style="left:450px;top:300px;width:300px;height:100px"></iframe>
-<canvas id="canvas" class="a" style="left:20px;top:400px" width="200" height="80"></canvas>
+<canvas id="canvas" class="a" style="left:20px;top:400px;cursor:pointer" width="200" height="80" onclick="void 0"></canvas>
 <button id="save" class="a" style="left:300px;top:420px">Save</button>
 <div id="row" class="a" style="left:300px;top:480px;cursor:pointer"><span id="row-text">Delete row</span></div>
 <form method="post" action="/account/delete" class="a" style="left:20px;top:520px">
