@@ -5,7 +5,7 @@ import type { Ledger } from "../ledger/index.js";
 import type { Limits, RunOutcome } from "../loop/index.js";
 import type { Policy } from "../policies/index.js";
 import type { TrajectorySink } from "../trajectory/index.js";
-import type { ConfirmHook, GateRefusal } from "./gate.js";
+import type { ConfirmHook, GateRefusal, UnreadableHook } from "./gate.js";
 import type { FrameCodec } from "./perceive.js";
 import type { TierName, VisionTier } from "./scaling.js";
 import type { Environment, EnvironmentStart, ObserveKind, Size, UiElement } from "./types.js";
@@ -84,6 +84,8 @@ export interface CuaEpisode {
   framesDir?: string;
   /** Asked before a destructive click; the default denies (nobody to ask in a headless run). */
   confirm?: ConfirmHook;
+  /** Asked before an action whose target cannot be read (a canvas, a cross-origin frame); the default refuses. */
+  confirmUnreadable?: UnreadableHook;
   vocabulary?: readonly string[];
   /** Same-action detector thresholds (default warn at 3, halt at 5). */
   repeat?: { warnAt: number; haltAt: number };

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { ToolTarget } from "../tools/index.js";
-import { type ConfirmRequest, confirmationGate, denyAll, destructiveMatch, targetAt } from "./gate.js";
+import {
+  type ConfirmRequest,
+  confirmationGate,
+  DESTRUCTIVE_VOCABULARY,
+  denyAll,
+  destructiveMatch,
+  targetAt,
+} from "./gate.js";
 import type { UiElement } from "./types.js";
 
 const el = (
@@ -182,6 +189,12 @@ describe("confirmationGate on every kind of action", () => {
       ),
     });
     expect(asked).toEqual([]);
+    // Whoever knows the page may vouch for what cannot be read; the destructive part is still judged.
+    const vouched = confirmationGate(denyAll, DESTRUCTIVE_VOCABULARY, () => true);
+    expect(await vouched("type", typed, overCanvas)).toMatchObject({
+      allow: false,
+      reason: expect.stringMatching(/^that typing would activate button "Delete account"/),
+    });
     expect(gate.blocked).toEqual([
       {
         tool: "type",

@@ -63,8 +63,15 @@ export type GateRefusal = ConfirmRequest | UnreadableRefusal;
 /** Asked before a destructive action; true lets it through. */
 export type ConfirmHook = (request: ConfirmRequest) => boolean | Promise<boolean>;
 
+/**
+ * Asked before an action whose target cannot be read (a canvas, a cross-origin frame); true lets it
+ * through. The default refuses: only whoever knows the page (a person, a task that is a canvas game)
+ * can say such a click is safe.
+ */
+export type UnreadableHook = (request: { tool: string; reason: string }) => boolean | Promise<boolean>;
+
 /** The headless default: nobody is there to approve, so nothing destructive happens. */
-export const denyAll: ConfirmHook = () => false;
+export const denyAll: ConfirmHook & UnreadableHook = () => false;
 
 /** The gate as the registry's permission hook, with the actions it refused (a run's result lists them). */
 export type ConfirmationGate = PermissionHook & { readonly blocked: readonly GateRefusal[] };
@@ -75,12 +82,13 @@ const CLICKS = new Set(["click", "double_click", "click_element"]);
 /**
  * The confirmation gate as a permission hook. A call without a target (a scroll, a move, a key that
  * activates nothing, a click on empty space) goes through; a target that could not be read is
- * refused; a destructive one asks `confirm`. An action with several targets (a drag's two ends, an
+ * refused unless `unreadable` approves it; a destructive one asks `confirm`. An action with several targets (a drag's two ends, an
  * overlay and what is under it) is refused on the first unreadable or unapproved one.
  */
 export function confirmationGate(
   confirm: ConfirmHook = denyAll,
   vocabulary: readonly string[] = DESTRUCTIVE_VOCABULARY,
+  unreadable: UnreadableHook = denyAll,
 ): ConfirmationGate {
   const blocked: GateRefusal[] = [];
   const hook: PermissionHook = async (tool, input, target) => {
@@ -89,7 +97,7 @@ export function confirmationGate(
     const click = CLICKS.has(tool);
     const targets = target.kind === "several" ? target.targets : [target];
     for (const t of targets) {
-      if (t.kind !== "unreadable") continue;
+      if (t.kind !== "unreadable" || (await unreadable({ tool, reason: t.reason }))) continue;
       blocked.push({
         tool,
         unreadable: t.reason,
