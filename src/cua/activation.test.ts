@@ -27,6 +27,13 @@ describe("keyEffect and typedEffect", () => {
     expect(keyEffect("ctrl++")).toMatchObject({ enter: false, space: false });
   });
 
+  it("reads alt+KEY as an access key, and a space-separated sequence as one chord", () => {
+    expect(keyEffect("alt+shift+d").accessKey).toBe("d");
+    expect(keyEffect("alt+Left").accessKey).toBeUndefined();
+    expect(keyEffect("ctrl+a").accessKey).toBeUndefined();
+    expect(keyEffect("shift+Tab Enter")).toMatchObject({ enter: true, movesFocusFirst: true });
+  });
+
   it("knows a chord with Tab and Enter lands on an element nobody read", () => {
     expect(keyEffect("shift+Tab+Enter").movesFocusFirst).toBe(true);
     expect(keyEffect("Tab+space").movesFocusFirst).toBe(true);
@@ -65,6 +72,20 @@ describe("reachOfKeys", () => {
     expect(reachOfKeys(keyEffect("ctrl+Enter"), inTextarea)).toEqual({
       kind: "controls",
       controls: [SUBMIT],
+    });
+  });
+
+  it("judges the controls an access key clicks, wherever the focus is", () => {
+    const keyed = control("Delete account", "its access key");
+    expect(reachOfKeys(keyEffect("alt+shift+d"), { kind: "none", accessKeyed: [keyed] })).toEqual({
+      kind: "controls",
+      controls: [keyed],
+    });
+    expect(reachOfKeys(keyEffect("alt+shift+d"), { kind: "none" })).toEqual({ kind: "nothing" });
+    expect(
+      reachOfKeys(keyEffect("alt+d"), undefined, "the focus is inside a cross-origin frame"),
+    ).toMatchObject({
+      kind: "unknown",
     });
   });
 

@@ -21,6 +21,8 @@ export interface KeyEffect {
   command: boolean;
   /** A Tab in the same chord or earlier in the text: the focus moves before Enter or space lands. */
   movesFocusFirst: boolean;
+  /** alt (+shift) and one character: Chromium's access-key chord, which clicks the element with that accesskey. */
+  accessKey?: string;
 }
 
 const ENTER = new Set(["enter", "return", "kp_enter", "numpadenter", "kp_return"]);
@@ -29,17 +31,19 @@ const COMMAND = new Set(["ctrl", "control", "meta", "cmd", "super", "win", "comm
 
 /** A combo as the environments read it (keys.ts): parts split on "+", "ctrl++" meaning ctrl and plus. */
 export function keyEffect(keys: string): KeyEffect {
-  const parts = keys
-    .trim()
-    .split(/(?<=[^+])\+/)
-    .map((p) => p.toLowerCase());
+  // The key schema allows one combo; a space-separated sequence is read as one too, to fail safe.
+  const combos = keys.trim().split(/\s+/);
+  const parts = combos.flatMap((c) => c.split(/(?<=[^+])\+/)).map((p) => p.toLowerCase());
   const enter = parts.some((p) => ENTER.has(p));
   const space = parts.some((p) => SPACE.has(p));
+  const last = parts.at(-1) ?? "";
+  const alt = parts.slice(0, -1).some((p) => p === "alt" || p === "option");
   return {
     enter,
     space,
     command: parts.some((p) => COMMAND.has(p)),
     movesFocusFirst: (enter || space) && parts.includes("tab"),
+    ...(alt && combos.length === 1 && [...last].length === 1 ? { accessKey: last } : {}),
   };
 }
 
@@ -61,6 +65,10 @@ export function reachOfKeys(
   focus: FocusedElement | undefined,
   unreadable?: string,
 ): Reach {
+  if (effect.accessKey !== undefined) {
+    if (!focus) return { kind: "unknown", reason: unreadable ?? "the page's access keys could not be read" };
+    if (focus.accessKeyed?.length) return { kind: "controls", controls: focus.accessKeyed };
+  }
   if (!effect.enter && !effect.space) return { kind: "nothing" };
   if (effect.movesFocusFirst) {
     return {

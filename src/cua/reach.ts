@@ -38,8 +38,11 @@ export async function pressTarget(
 
 /** What pressing `effect`'s keys (or typing its text) reaches: the focused element, or its form. */
 export async function focusTarget(ctx: CuaToolContext, effect: KeyEffect): Promise<ToolTarget | undefined> {
-  if (!effect.enter && !effect.space) return undefined;
-  const live = await readLive(ctx, { kind: "focus" });
+  if (!effect.enter && !effect.space && effect.accessKey === undefined) return undefined;
+  const live = await readLive(ctx, {
+    kind: "focus",
+    ...(effect.accessKey !== undefined ? { accessKey: effect.accessKey } : {}),
+  });
   const reach = live
     ? reachOfKeys(effect, live.ok ? live.focus : undefined, live.ok ? undefined : live.reason)
     : observedFocus(ctx, effect);
@@ -54,6 +57,8 @@ export async function focusTarget(ctx: CuaToolContext, effect: KeyEffect): Promi
  */
 function observedFocus(ctx: CuaToolContext, effect: KeyEffect): Reach {
   if (effect.movesFocusFirst) return reachOfKeys(effect, { kind: "none" });
+  // Access keys are not in the tree; a chord that only might be one goes through, as before.
+  if (!effect.enter && !effect.space) return { kind: "nothing" };
   const { elements, unchecked } = ctx.frame;
   if (unchecked) return { kind: "unknown", reason: unchecked };
   const focused = elements.find((e) => e.states?.includes("focused"));

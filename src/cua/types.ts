@@ -81,7 +81,10 @@ export interface Environment {
   close(): Promise<void>;
 }
 
-export type ProbeQuery = { kind: "point"; x: number; y: number } | { kind: "focus" };
+export type ProbeQuery =
+  | { kind: "point"; x: number; y: number }
+  /** With `accessKey`, also the elements whose accesskey it is (what alt+shift+KEY clicks). */
+  | { kind: "focus"; accessKey?: string };
 
 /** A control on the live page, as the gate judges it. */
 export interface LiveControl {
@@ -106,6 +109,8 @@ export interface FocusedElement {
   self?: LiveControl;
   /** Set when Enter here submits a form: its default button (or the form itself), with the form's label. */
   submit?: LiveControl;
+  /** For a query with an access key: the controls that key would click. */
+  accessKeyed?: LiveControl[];
 }
 
 export type Probe =

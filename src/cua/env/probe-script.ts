@@ -137,6 +137,27 @@ export const PROBE_SCRIPT = `(q) => {
     const seen = new Set();
     return { ok: true, controls: found.filter((f) => (seen.has(f.el) ? false : (seen.add(f.el), true))) };
   };
+  /** Every element (top document and same-origin frames) whose accesskey list has the key. */
+  const accessKeyed = (doc, key, off, depth) => {
+    const out = [];
+    for (const el of doc.querySelectorAll("[accesskey]")) {
+      if (!clean(el.getAttribute("accesskey")).toLowerCase().split(" ").includes(key)) continue;
+      out.push(describe(el.tagName === "LABEL" && el.control ? el.control : el, "its access key", off));
+    }
+    if (depth < 8) for (const f of doc.querySelectorAll("iframe,frame")) {
+      let inner = null;
+      try { inner = f.contentDocument; } catch (e) { inner = null; }
+      const r = f.getBoundingClientRect();
+      if (inner) out.push(...accessKeyed(inner, key, { x: off.x + r.left + f.clientLeft, y: off.y + r.top + f.clientTop }, depth + 1));
+    }
+    return out;
+  };
+  const withKeys = (answer) => {
+    if (!answer.ok || typeof q.accessKey !== "string") return answer;
+    const found = accessKeyed(document, q.accessKey.toLowerCase(), { x: 0, y: 0 }, 0);
+    if (found.length) answer.focus.accessKeyed = found;
+    return answer;
+  };
   const focus = () => {
     let el = document.activeElement;
     const off = { x: 0, y: 0 };
@@ -167,7 +188,7 @@ export const PROBE_SCRIPT = `(q) => {
     }
     return { ok: true, controls: [], focus: out };
   };
-  if (q.kind === "focus") return focus();
+  if (q.kind === "focus") return withKeys(focus());
   const got = atPoint(document, q.x, q.y, { x: 0, y: 0 }, 0);
   return got.ok ? { ok: true, controls: got.controls.map((f) => f.control) } : got;
 }`;

@@ -28,6 +28,7 @@ const reading = z.union([
         kind: z.enum(["none", "text", "multiline", "control", "opaque"]),
         self: control.optional(),
         submit: control.optional(),
+        accessKeyed: z.array(control).optional(),
       })
       .optional(),
   }),
@@ -74,6 +75,7 @@ export async function probeThroughCdp(
               kind: focus.kind,
               ...(focus.self ? { self: shift(focus.self) } : {}),
               ...(focus.submit ? { submit: shift(focus.submit) } : {}),
+              ...(focus.accessKeyed ? { accessKeyed: focus.accessKeyed.map(shift) } : {}),
             },
           }
         : {}),
