@@ -13,6 +13,7 @@ export {
   MAX_TYPE_CHARS,
   MAX_WAIT_SECONDS,
 } from "./actions.js";
+export { type KeyEffect, keyEffect, type Reach, reachOfKeys, typedEffect } from "./activation.js";
 export {
   contextAfter,
   EXAMPLE_PRICE,
@@ -48,7 +49,10 @@ export {
   denyAll,
   destructiveMatch,
   GATE_NEAR_PX,
+  type GateRefusal,
   targetAt,
+  type UnreadableHook,
+  type UnreadableRefusal,
 } from "./gate.js";
 export {
   batchScreenshots,

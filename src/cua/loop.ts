@@ -54,7 +54,11 @@ export async function runCuaEpisode(ep: CuaEpisode): Promise<CuaOutcome> {
     codec: ep.codec ?? DECODE_ONCE_CODEC,
     ...(ep.framesDir ? { framesDir: ep.framesDir } : {}),
   });
-  const gate = confirmationGate(ep.confirm ?? denyAll, ep.vocabulary ?? DESTRUCTIVE_VOCABULARY);
+  const gate = confirmationGate(
+    ep.confirm ?? denyAll,
+    ep.vocabulary ?? DESTRUCTIVE_VOCABULARY,
+    ep.confirmUnreadable ?? denyAll,
+  );
   const tools = new ToolRegistry<CuaToolContext>(
     cuaTools({ elements: ep.observe === "a11y" || ep.observe === "som" }),
   );

@@ -4,7 +4,16 @@
  * every request through the egress allowlist proxy, cookies injected before the first load.
  */
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
-import type { Capture, Environment, EnvironmentStart, ObserveKind, ScreenAction, Size } from "../types.js";
+import type {
+  Capture,
+  Environment,
+  EnvironmentStart,
+  ObserveKind,
+  Probe,
+  ProbeQuery,
+  ScreenAction,
+  Size,
+} from "../types.js";
 import { collectElements } from "./a11y.js";
 import { assertChromium, freshProfile, pageRefusals, removeProfile } from "./chromium.js";
 import { cleanDom, DEFAULT_DOM_BUDGET } from "./dom.js";
@@ -12,6 +21,7 @@ import { type EgressProxy, type EgressRefusal, originRule } from "./egress.js";
 import { toPlaywrightKeys } from "./keys.js";
 import { browserPid, type LaunchedChromium, launchChromium } from "./launch.js";
 import { PageActivity } from "./page-activity.js";
+import { probeThroughCdp } from "./probe.js";
 import { drawMarks } from "./som.js";
 
 export const DEFAULT_SCREEN: Size = { width: 1400, height: 800 };
@@ -206,6 +216,12 @@ export class BrowserEnvironment implements Environment {
         throw new Error(`browser environment: unknown action ${JSON.stringify(never)}`);
       }
     }
+  }
+
+  /** What a press at a point, or a key on the focus, would activate in the current page (the gate's reading). */
+  async probe(query: ProbeQuery): Promise<Probe> {
+    if (!this.page || !this.cdp) return { ok: false, reason: "the browser has no page open" };
+    return probeThroughCdp(this.cdp, query);
   }
 
   /** Evaluate a script in the current page (tests and graders read page state with it). */

@@ -19,6 +19,8 @@ import {
   type EnvironmentStart,
   NoAccessibilityTreeError,
   type ObserveKind,
+  type Probe,
+  type ProbeQuery,
   type ScreenAction,
   type Size,
 } from "../types.js";
@@ -34,6 +36,7 @@ import {
 import { cleanDom, DEFAULT_DOM_BUDGET } from "./dom.js";
 import { type EgressProxy, type EgressRefusal, originRule } from "./egress.js";
 import { browserPid, type LaunchedChromium, launchChromium } from "./launch.js";
+import { probeThroughCdp } from "./probe.js";
 import { type Owned, removeNow, removeOnExit, run, spawnOwned, stopOwned } from "./proc.js";
 import { drawMarksRaw } from "./som.js";
 import { xdotoolCommands } from "./x11-input.js";
@@ -161,6 +164,19 @@ export class X11Environment implements Environment {
     for (const argv of xdotoolCommands(action)) await this.xdotool(argv);
     // Let the app repaint a scroll before the next capture reads the frame buffer.
     if (action.kind === "scroll") await new Promise((r) => setTimeout(r, SCROLL_SETTLE_MS));
+  }
+
+  /**
+   * The gate's reading of the inner Chromium's page, over its CDP session. A desktop running another
+   * program has no page to read: NoAccessibilityTreeError, as for an a11y capture.
+   */
+  async probe(query: ProbeQuery): Promise<Probe> {
+    // The same error captures throw: the gate then reads what captures show, which is nothing (see perceive.ts).
+    const inner = this.innerFor("a11y");
+    const placement = await this.placement(inner.page).catch(() => undefined);
+    if (!placement)
+      return { ok: false, reason: "the browser window's place on the screen could not be read" };
+    return probeThroughCdp(inner.cdp, query, placement.offset);
   }
 
   /** Evaluate a script in the inner browser's page (tests and graders read page state with it). */
