@@ -61,6 +61,15 @@ function processes(match: (cmdline: string) => boolean): number[] {
     });
 }
 
+/** True when `pid` is in the cgroups `cgroup` lists (false once it has exited: other tests' browsers come and go). */
+function sameCgroup(pid: number, cgroup: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cgroup`, "utf8") === cgroup;
+  } catch {
+    return false;
+  }
+}
+
 describe.skipIf(unavailable !== undefined)("the browser box (Debian chromium, bwrap)", () => {
   const env = new BrowserEnvironment();
   afterAll(() => env.close());
@@ -81,9 +90,7 @@ describe.skipIf(unavailable !== undefined)("the browser box (Debian chromium, bw
     // Zygote children rewrite their command line into one string: match on its text, and keep
     // this browser's by cgroup (the box's).
     const cgroup = readFileSync(`/proc/${pid}/cgroup`, "utf8");
-    const ours = processes((c) => c.includes("--type=renderer")).filter(
-      (p) => readFileSync(`/proc/${p}/cgroup`, "utf8") === cgroup,
-    );
+    const ours = processes((c) => c.includes("--type=renderer")).filter((p) => sameCgroup(p, cgroup));
     expect(ours.length).toBeGreaterThan(0);
     for (const r of ours) {
       expect(status(r, "Seccomp")).toBe("2");
@@ -114,10 +121,10 @@ describe.skipIf(unavailable !== undefined)("the browser box (Debian chromium, bw
     const rootMount = mounts.find((l) => l.split(" ")[4] === "/");
     expect(rootMount?.split(" ")[5]).toMatch(/(^|,)ro(,|$)/);
     // A crash handler, if Chromium starts one, is in the box and keeps its database there.
-    for (const c of processes((c) => /^\S*chrome_crashpad_handler /.test(c))) {
-      if (readlinkSync(`/proc/${c}/ns/net`) !== readlinkSync(`/proc/${pid}/ns/net`)) continue;
-      expect(readFileSync(`/proc/${c}/cmdline`, "utf8")).toContain("--database=/tmp/");
-    }
+    const cgroup = readFileSync(`/proc/${pid}/cgroup`, "utf8");
+    const handlers = processes((c) => /^\S*chrome_crashpad_handler /.test(c) && c.includes("--database="));
+    for (const c of handlers.filter((h) => sameCgroup(h, cgroup)))
+      expect(readFileSync(`/proc/${c}/cmdline`, "utf8")).toMatch(/--database=\/tmp\/home\//);
     const hostProfile = env.userDataDir!;
     await env.close();
     expect(existsSync(`/proc/${pid}/cmdline`) && readFileSync(`/proc/${pid}/cmdline`, "utf8")).toBeFalsy();
