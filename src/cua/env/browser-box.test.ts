@@ -138,11 +138,15 @@ describe.skipIf(unavailable !== undefined || !existsSync("/usr/bin/Xvfb"))(
     const env = new X11Environment({ screen: { width: 800, height: 600 } });
     afterAll(() => env.close());
 
-    it("runs the desktop's Chromium as the unprivileged uid in its own network namespace, egress refused", async () => {
+    it("runs the desktop's Chromium as the unprivileged uid in its own network namespace, egress refused; Xvfb unprivileged", async () => {
       await env.reset({ url: appUrl });
       const pid = env.browserPid!;
       expect(pid).toBeGreaterThan(0);
-      if (process.getuid?.() === 0) expect(status(pid, "Uid")).toBe(String(SANDBOX_UID));
+      if (process.getuid?.() === 0) {
+        expect(status(pid, "Uid")).toBe(String(SANDBOX_UID));
+        // Xvfb and the window manager (the browser's X server and its peer) are not root either.
+        for (const group of env.processGroups) expect(status(group, "Uid")).toBe(String(SANDBOX_UID));
+      }
       expect(readlinkSync(`/proc/${pid}/ns/net`)).not.toBe(readlinkSync("/proc/self/ns/net"));
       expect(env.sandboxWarning).toBeUndefined();
       await env.evaluate(`fetch("http://127.0.0.1:${otherPort}/x11").catch(() => undefined)`);
