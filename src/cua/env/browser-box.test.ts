@@ -61,6 +61,15 @@ function processes(match: (cmdline: string) => boolean): number[] {
     });
 }
 
+/** True when `pid` is in the cgroups `cgroup` lists (false once it has exited: other tests' browsers come and go). */
+function sameCgroup(pid: number, cgroup: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cgroup`, "utf8") === cgroup;
+  } catch {
+    return false;
+  }
+}
+
 describe.skipIf(unavailable !== undefined)("the browser box (Debian chromium, bwrap)", () => {
   const env = new BrowserEnvironment();
   afterAll(() => env.close());
@@ -81,9 +90,7 @@ describe.skipIf(unavailable !== undefined)("the browser box (Debian chromium, bw
     // Zygote children rewrite their command line into one string: match on its text, and keep
     // this browser's by cgroup (the box's).
     const cgroup = readFileSync(`/proc/${pid}/cgroup`, "utf8");
-    const ours = processes((c) => c.includes("--type=renderer")).filter(
-      (p) => readFileSync(`/proc/${p}/cgroup`, "utf8") === cgroup,
-    );
+    const ours = processes((c) => c.includes("--type=renderer")).filter((p) => sameCgroup(p, cgroup));
     expect(ours.length).toBeGreaterThan(0);
     for (const r of ours) {
       expect(status(r, "Seccomp")).toBe("2");
@@ -114,10 +121,10 @@ describe.skipIf(unavailable !== undefined)("the browser box (Debian chromium, bw
     const rootMount = mounts.find((l) => l.split(" ")[4] === "/");
     expect(rootMount?.split(" ")[5]).toMatch(/(^|,)ro(,|$)/);
     // A crash handler, if Chromium starts one, is in the box and keeps its database there.
-    for (const c of processes((c) => /^\S*chrome_crashpad_handler /.test(c))) {
-      if (readlinkSync(`/proc/${c}/ns/net`) !== readlinkSync(`/proc/${pid}/ns/net`)) continue;
-      expect(readFileSync(`/proc/${c}/cmdline`, "utf8")).toContain("--database=/tmp/");
-    }
+    const cgroup = readFileSync(`/proc/${pid}/cgroup`, "utf8");
+    const handlers = processes((c) => /^\S*chrome_crashpad_handler /.test(c) && c.includes("--database="));
+    for (const c of handlers.filter((h) => sameCgroup(h, cgroup)))
+      expect(readFileSync(`/proc/${c}/cmdline`, "utf8")).toMatch(/--database=\/tmp\/home\//);
     const hostProfile = env.userDataDir!;
     await env.close();
     expect(existsSync(`/proc/${pid}/cmdline`) && readFileSync(`/proc/${pid}/cmdline`, "utf8")).toBeFalsy();
@@ -131,11 +138,15 @@ describe.skipIf(unavailable !== undefined || !existsSync("/usr/bin/Xvfb"))(
     const env = new X11Environment({ screen: { width: 800, height: 600 } });
     afterAll(() => env.close());
 
-    it("runs the desktop's Chromium as the unprivileged uid in its own network namespace, egress refused", async () => {
+    it("runs the desktop's Chromium as the unprivileged uid in its own network namespace, egress refused; Xvfb unprivileged", async () => {
       await env.reset({ url: appUrl });
       const pid = env.browserPid!;
       expect(pid).toBeGreaterThan(0);
-      if (process.getuid?.() === 0) expect(status(pid, "Uid")).toBe(String(SANDBOX_UID));
+      if (process.getuid?.() === 0) {
+        expect(status(pid, "Uid")).toBe(String(SANDBOX_UID));
+        // Xvfb and the window manager (the browser's X server and its peer) are not root either.
+        for (const group of env.processGroups) expect(status(group, "Uid")).toBe(String(SANDBOX_UID));
+      }
       expect(readlinkSync(`/proc/${pid}/ns/net`)).not.toBe(readlinkSync("/proc/self/ns/net"));
       expect(env.sandboxWarning).toBeUndefined();
       await env.evaluate(`fetch("http://127.0.0.1:${otherPort}/x11").catch(() => undefined)`);

@@ -40,6 +40,11 @@ export interface ChromiumLaunch {
   allowHosts: readonly string[];
   /** The X display (":N") a headful browser draws on: its socket is the only one bound into the box. */
   display?: string;
+  /**
+   * Host directories the boxed browser may write, at the same path inside (an episode's downloads
+   * folder given to Playwright as `downloadsPath`: without a bind, a download has nowhere to land).
+   */
+  writable?: readonly string[];
 }
 
 export interface LaunchedChromium {
@@ -100,6 +105,7 @@ async function startBoxed(
     proxy: true,
     nestedSandbox: nested,
     readOnly,
+    writable: (launch.writable ?? []).map((dir) => ({ source: dir, dest: dir })),
     ...(launch.display ? { env: { DISPLAY: launch.display } } : {}),
     replaceArgs: { "--user-data-dir=": `--user-data-dir=${BOX_PROFILE}` },
     hostname: "browser",

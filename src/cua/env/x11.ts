@@ -12,6 +12,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
+import { unprivilegedArgv } from "../../sandbox/index.js";
 import { encodeRaw } from "../image.js";
 import {
   type Capture,
@@ -122,9 +123,9 @@ export class X11Environment implements Environment {
     this.procs.push(xvfb.owned);
     this.display = xvfb.display;
     this.fbFile = xvfb.fbFile;
-    this.procs.push(
-      spawnOwned("matchbox-window-manager", "matchbox-window-manager", ["-use_titlebar", "no"], this.env()),
-    );
+    // The window manager is an X client like the browser: the sandbox's uid, not root.
+    const wm = [...unprivilegedArgv(), "matchbox-window-manager", "-use_titlebar", "no"];
+    this.procs.push(spawnOwned("matchbox-window-manager", wm[0] as string, wm.slice(1), this.env()));
     if (start.command?.length) {
       const [cmd, ...args] = start.command as [string, ...string[]];
       this.procs.push(spawnOwned(cmd, cmd, args, this.env()));

@@ -30,6 +30,17 @@ export const DEFAULT_BOX_CPUS = 2;
 /** util-linux setpriv drops root to the box's uid after the cgroup join (as the sandbox's wrapper does). */
 const SETPRIV = "/usr/bin/setpriv";
 
+/**
+ * The argv prefix that runs a program as the sandbox's unprivileged uid without a box (an X server the
+ * host's xdotool must reach): setpriv when acilab runs as root, nothing otherwise.
+ */
+export function unprivilegedArgv(): string[] {
+  const identity = sandboxIdentity();
+  return identity.switched
+    ? [SETPRIV, `--reuid=${identity.uid}`, `--regid=${identity.gid}`, "--clear-groups", "--"]
+    : [];
+}
+
 export interface ProgramBoxOptions {
   /** The program (absolute path inside, which is its host path: /usr is the host's). */
   program: string;
@@ -122,9 +133,7 @@ export class ProgramBox {
       const seccompFile = join(dir, "seccomp.bpf");
       writeFileSync(seccompFile, buildSeccompFilter({ loopbackInet: true, nestedSandbox }), { mode: 0o600 });
       const executable = join(dir, "start");
-      const drop = identity.switched
-        ? [SETPRIV, `--reuid=${identity.uid}`, `--regid=${identity.gid}`, "--clear-groups", "--"]
-        : [];
+      const drop = unprivilegedArgv();
       const script = wrapperScript({
         seccompFile,
         join: cgroup?.joinFiles ?? [],

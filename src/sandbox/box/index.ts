@@ -5,5 +5,6 @@ export {
   DEFAULT_BOX_PIDS,
   ProgramBox,
   type ProgramBoxOptions,
+  unprivilegedArgv,
 } from "./box.js";
 export { BOX_SETUP_FAILED, BOX_WRAPPER_FAILED, shellQuote, wrapperScript } from "./wrapper.js";
