@@ -21,7 +21,7 @@ export interface KeyEffect {
   command: boolean;
   /** A Tab in the same chord or earlier in the text: the focus moves before Enter or space lands. */
   movesFocusFirst: boolean;
-  /** alt (+shift) and one character: Chromium's access-key chord, which clicks the element with that accesskey. */
+  /** alt (+shift) and one character: the access-key chord, which clicks the element with that accesskey. */
   accessKey?: string;
 }
 
