@@ -45,6 +45,9 @@ describe("keyEffect and typedEffect", () => {
     expect(typedEffect("hello world")).toMatchObject({ enter: false, space: true });
     expect(typedEffect("Ada\t\n").movesFocusFirst).toBe(true);
     expect(typedEffect("Ada\tLovelace").movesFocusFirst).toBe(false);
+    expect(typedEffect("x\n").keysAfterEnter).toBeUndefined();
+    expect(typedEffect("x\ny\n").keysAfterEnter).toBe(true);
+    expect(typedEffect("x\r\n").keysAfterEnter).toBe(true); // Playwright presses Enter for each
   });
 });
 
@@ -73,6 +76,9 @@ describe("reachOfKeys", () => {
       kind: "controls",
       controls: [SUBMIT],
     });
+    expect(reachOfKeys(typedEffect("Dear Ada,\nthanks for the report.\n"), inTextarea)).toEqual({
+      kind: "nothing",
+    });
   });
 
   it("judges the controls an access key clicks, wherever the focus is", () => {
@@ -99,5 +105,10 @@ describe("reachOfKeys", () => {
       reason: "the focus is inside a cross-origin frame",
     });
     expect(reachOfKeys(keyEffect("space"), { kind: "opaque" })).toMatchObject({ kind: "unknown" });
+    // The first Enter may load another page: what the second one lands on is not read yet.
+    expect(reachOfKeys(typedEffect("apollo\n\n"), { kind: "text", self: DELETE })).toMatchObject({
+      kind: "unknown",
+      reason: expect.stringMatching(/after an Enter/),
+    });
   });
 });

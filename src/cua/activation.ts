@@ -21,8 +21,13 @@ export interface KeyEffect {
   command: boolean;
   /** A Tab in the same chord or earlier in the text: the focus moves before Enter or space lands. */
   movesFocusFirst: boolean;
-  /** alt (+shift) and one character: Chromium's access-key chord, which clicks the element with that accesskey. */
+  /** alt (+shift) and one character: the access-key chord, which clicks the element with that accesskey. */
   accessKey?: string;
+  /**
+   * Typed text with an Enter or a space after its first newline: that Enter may submit a form or load
+   * another page, and what the rest lands on there cannot be read now.
+   */
+  keysAfterEnter?: boolean;
 }
 
 const ENTER = new Set(["enter", "return", "kp_enter", "numpadenter", "kp_return"]);
@@ -56,7 +61,14 @@ export function typedEffect(text: string): KeyEffect {
   const after = tab < 0 ? "" : text.slice(tab + 1);
   const enter = /[\r\n]/.test(text);
   const space = text.includes(" ");
-  return { enter, space, command: false, movesFocusFirst: tab >= 0 && /[\r\n ]/.test(after) };
+  const newline = text.search(/[\r\n]/);
+  return {
+    enter,
+    space,
+    command: false,
+    movesFocusFirst: tab >= 0 && /[\r\n ]/.test(after),
+    ...(newline >= 0 && /[\r\n ]/.test(text.slice(newline + 1)) ? { keysAfterEnter: true } : {}),
+  };
 }
 
 /** What `effect` activates on `focus` (undefined focus: the page could not say, see `unreadable`). */
@@ -78,6 +90,13 @@ export function reachOfKeys(
     };
   }
   if (!focus) return { kind: "unknown", reason: unreadable ?? "where the focus is could not be read" };
+  if (effect.keysAfterEnter && (focus.kind === "text" || focus.kind === "control")) {
+    return {
+      kind: "unknown",
+      reason:
+        "the text goes on after an Enter, which may load another page before the rest lands; type up to the first newline, then look",
+    };
+  }
   const controls: LiveControl[] = [];
   switch (focus.kind) {
     case "none":

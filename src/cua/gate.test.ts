@@ -151,6 +151,15 @@ describe("confirmationGate on every kind of action", () => {
     expect(gate.blocked.map((b) => b.summary)).toEqual([
       'drag on button "Delete account" (release; matched "delete")',
     ]);
+    // A person is asked once per control, however many ways the action reaches it.
+    const asked: ConfirmRequest[] = [];
+    const approving = confirmationGate((r) => asked.push(r) > 0);
+    const both: ToolTarget = {
+      kind: "several",
+      targets: [press("Delete account", "press"), press("Delete account", "release")],
+    };
+    expect(await approving("drag", {}, both)).toEqual({ allow: true });
+    expect(asked.map((r) => r.via)).toEqual(["press"]);
   });
 
   it("reads every label, not only the name: a harmless name whose form deletes is destructive", async () => {

@@ -43,7 +43,7 @@ export interface ConfirmRequest {
   matched: string;
   /** Where on the screen the control is, when known. */
   point?: ScreenPoint;
-  /** How the action reaches it ("press", "focused", "under a see-through element"); absent for a plain hit. */
+  /** How the action reaches it ("press", "focused", "under a see-through element"); absent: a plain hit. */
   via?: string;
   /** One line for a person: `click on button "Delete account" (matched "delete")`. */
   summary: string;
@@ -82,8 +82,9 @@ const CLICKS = new Set(["click", "double_click", "click_element"]);
 /**
  * The confirmation gate as a permission hook. A call without a target (a scroll, a move, a key that
  * activates nothing, a click on empty space) goes through; a target that could not be read is
- * refused unless `unreadable` approves it; a destructive one asks `confirm`. An action with several targets (a drag's two ends, an
- * overlay and what is under it) is refused on the first unreadable or unapproved one.
+ * refused unless `unreadable` approves it; a destructive one asks `confirm`, once per control. An
+ * action with several targets (a drag's two ends, an overlay and what is under it) is refused on the
+ * first unreadable or unapproved one.
  */
 export function confirmationGate(
   confirm: ConfirmHook = denyAll,
@@ -109,11 +110,13 @@ export function confirmationGate(
         reason: `the target of that ${click ? "click" : verb(tool)} could not be checked for a destructive label (${t.reason}), so nothing was ${click ? "clicked" : "done"}; the observation below is a fresh capture, look at it before acting again`,
       };
     }
+    // The same control seen twice (the observation and the live page, a drag's two ends) is asked about once.
+    const approved = new Set<string>();
     for (const t of targets) {
       if (t.kind !== "element") continue;
       const { role, name, states, point, via } = t;
       const matched = destructiveMatch([name, t.label ?? "", ...states].join(" "), vocabulary);
-      if (!matched) continue;
+      if (!matched || approved.has(`${role}\n${name}`)) continue;
       const how = via ? `${via}; ` : "";
       const summary = `${act} on ${role} "${name}" (${how}matched "${matched}")`;
       const request: ConfirmRequest = {
@@ -124,7 +127,10 @@ export function confirmationGate(
         ...(via ? { via } : {}),
         summary,
       };
-      if (await confirm(request)) continue;
+      if (await confirm(request)) {
+        approved.add(`${role}\n${name}`);
+        continue;
+      }
       blocked.push(request);
       const reach = click ? "that click would hit" : `that ${verb(tool)} would activate`;
       return {

@@ -91,9 +91,12 @@ export interface LiveControl {
   role: string;
   /** What a user reads as its name (accessible name, else its text). */
   name: string;
-  /** Every text that names it, joined: aria-label(ledby), labels, value, alt, text, title, and for a submit its form's label and action. */
+  /**
+   * Every text that names it, joined: aria-label(ledby), labels, value, alt, text, title; for a
+   * submit also its form's label and action, for a link where it goes.
+   */
   label: string;
-  /** How the input reaches it ("under a see-through element", "label", "submitted by Enter"); absent for a plain hit. */
+  /** How the input reaches it ("under a see-through element", "its label", "focused"); absent: a plain hit. */
   via?: string;
   /** Its centre on the screen. */
   point: { x: number; y: number };
@@ -115,7 +118,7 @@ export interface FocusedElement {
 
 export type Probe =
   | { ok: true; controls: LiveControl[]; focus?: FocusedElement }
-  /** The page could not be read (evaluation failed, a cross-origin frame, a canvas): the gate fails closed. */
+  /** The page could not be read (evaluation failed, a cross-origin frame, a canvas): the gate refuses. */
   | { ok: false; reason: string };
 
 export interface EnvironmentStart {

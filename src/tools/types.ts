@@ -87,9 +87,9 @@ export type ToolTarget =
       label?: string;
       via?: string;
     }
-  /** What the call would act on could not be read (a failed capture, a cross-origin frame, a canvas): refuse, don't guess. */
+  /** What the call would act on could not be read (a failed capture, a cross-origin frame): refuse, don't guess. */
   | { kind: "unreadable"; reason: string; point?: ScreenPoint }
-  /** A call that can activate more than one thing (a drag's two ends, a control under an overlay): each is judged. */
+  /** A call that can activate more than one thing (a drag's two ends, a control under an overlay): judge each. */
   | { kind: "several"; targets: ToolTarget[] };
 
 /**
