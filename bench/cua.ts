@@ -20,11 +20,13 @@ import {
   type ObserveKind,
   perceptualDelta,
   runCuaEpisode,
+  SAMPLE_STEP,
   type ScreenAction,
   ScriptedCuaPolicy,
   type ScriptedCuaStep,
   type Size,
   simulateRun,
+  THUMBNAIL_SIDE,
   turnsUntilWindow,
 } from "../src/cua/index.js";
 import { encodeRaw, fillRect, syntheticScreen, thumbnail } from "../src/cua/testing/internals.js";
@@ -136,6 +138,7 @@ export async function benchPerceptualDelta(options: { n?: number } = {}): Promis
   const [ra, rb] = [await rawOf(a), await rawOf(b)];
   const fromPng: number[] = [];
   const fromRaw: number[] = [];
+  const everyPixel: number[] = [];
   const compareOnly: number[] = [];
   for (let i = 0; i < n; i++) {
     let t = performance.now();
@@ -146,12 +149,20 @@ export async function benchPerceptualDelta(options: { n?: number } = {}): Promis
     perceptualDelta(greyThumbnail(ra), greyThumbnail(rb));
     fromRaw.push(performance.now() - t);
     t = performance.now();
+    perceptualDelta(greyThumbnail(ra, THUMBNAIL_SIDE, 1), greyThumbnail(rb, THUMBNAIL_SIDE, 1));
+    everyPixel.push(performance.now() - t);
+    t = performance.now();
     perceptualDelta(ta, tb);
     compareOnly.push(performance.now() - t);
   }
   return [
     summarise("perceptual delta 1400×800 pair, from PNG (sharp decode+thumb ×2)", fromPng, DELTA_TARGET_MS),
-    summarise("perceptual delta 1400×800 pair, from raw RGBA (JS box thumb ×2)", fromRaw, DELTA_TARGET_MS),
+    summarise(
+      `perceptual delta 1400×800 pair, from raw RGBA (JS box thumb ×2, every ${SAMPLE_STEP}nd px and row)`,
+      fromRaw,
+      DELTA_TARGET_MS,
+    ),
+    summarise("perceptual delta 1400×800 pair, from raw RGBA, every pixel read (for comparison)", everyPixel),
     summarise("perceptual delta, 64×64 compare only", compareOnly),
   ];
 }

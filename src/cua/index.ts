@@ -103,9 +103,11 @@ export {
   NO_CHANGE_BELOW,
   perceptualDelta,
   RepeatDetector,
+  SAMPLE_STEP,
   STALL_HALT_AT,
   STALL_WARN_AT,
   StallDetector,
+  THUMBNAIL_SIDE,
 } from "./stall.js";
 export {
   describeTaskFile,

@@ -6,8 +6,8 @@
  */
 import { createHash } from "node:crypto";
 
-/** Thumbnail side: a 64×64 grid averages a few-pixel cursor into one barely changed cell. */
-export const THUMBNAIL_SIDE = 64;
+export { greyThumbnail, type Pixels, SAMPLE_STEP, THUMBNAIL_SIDE } from "./thumbnail.js";
+
 /** Grey levels (0–255) a cell may drift without counting: absorbs antialiasing and subpixel shading. */
 export const DELTA_TOLERANCE = 12;
 /** Below this fraction of changed cells the screen did not change (real UI changes measure ≥ 3 %, noise ≤ 0.02 %). */
@@ -16,78 +16,6 @@ export const NO_CHANGE_BELOW = 0.005;
 export const STALL_WARN_AT = 2;
 /** Consecutive no-change steps that end the run with `stalled`. */
 export const STALL_HALT_AT = 4;
-
-/** Raw pixels, row-major, `channels` bytes a pixel (3 = RGB, 4 = RGBA, 1 = grey). */
-export interface Pixels {
-  data: Uint8Array;
-  width: number;
-  height: number;
-  channels: 1 | 3 | 4;
-}
-
-/**
- * Box-averaged greyscale thumbnail (ITU-R 601 luma, as PIL's "L"). Every source pixel lands in exactly
- * one cell, so the average is over the whole image and a small change is diluted by the cell's area.
- */
-export function greyThumbnail(image: Pixels, side = THUMBNAIL_SIDE): Uint8Array {
-  const { data, width, height, channels } = image;
-  if (data.length < width * height * channels) {
-    throw new RangeError(`greyThumbnail: ${data.length} bytes is too few for ${width}×${height}×${channels}`);
-  }
-  // Integer arithmetic throughout (PIL's own fixed-point luma), one row accumulator flushed into the
-  // cell row when the row band ends: ~2× faster than float sums, and this runs on every step.
-  const sums = new Uint32Array(side * side);
-  const counts = new Uint32Array(side * side);
-  const cellOfColumn = new Uint16Array(width);
-  for (let x = 0; x < width; x++) cellOfColumn[x] = Math.floor((x * side) / width);
-  const row = new Uint32Array(side);
-  for (let y = 0; y < height; y++) {
-    const band = Math.floor((y * side) / height);
-    let i = y * width * channels;
-    if (channels === 1) {
-      for (let x = 0; x < width; x++, i++) {
-        const c = cellOfColumn[x] as number;
-        row[c] = (row[c] as number) + (data[i] as number);
-      }
-    } else {
-      for (let x = 0; x < width; x++, i += channels) {
-        const luma =
-          (19595 * (data[i] as number) +
-            38470 * (data[i + 1] as number) +
-            7471 * (data[i + 2] as number) +
-            32768) >>>
-          16;
-        const c = cellOfColumn[x] as number;
-        row[c] = (row[c] as number) + luma;
-      }
-    }
-    if (y + 1 === height || Math.floor(((y + 1) * side) / height) !== band) {
-      for (let c = 0; c < side; c++) {
-        const cell = band * side + c;
-        sums[cell] = (sums[cell] as number) + (row[c] as number);
-        row[c] = 0;
-      }
-    }
-  }
-  // A cell's pixel count is (columns mapped to it) × (rows mapped to it).
-  const colsIn = new Uint32Array(side);
-  const rowsIn = new Uint32Array(side);
-  for (let x = 0; x < width; x++)
-    colsIn[cellOfColumn[x] as number] = (colsIn[cellOfColumn[x] as number] as number) + 1;
-  for (let y = 0; y < height; y++) {
-    const r = Math.floor((y * side) / height);
-    rowsIn[r] = (rowsIn[r] as number) + 1;
-  }
-  for (let c = 0; c < counts.length; c++) {
-    counts[c] = (rowsIn[Math.floor(c / side)] as number) * (colsIn[c % side] as number);
-  }
-  const out = new Uint8Array(side * side);
-  for (let c = 0; c < out.length; c++) {
-    const n = counts[c] as number;
-    out[c] = n === 0 ? 0 : Math.round((sums[c] as number) / n);
-  }
-  return out;
-}
 
 /** Fraction of thumbnail cells whose grey level moved by more than `tolerance`. */
 export function perceptualDelta(a: Uint8Array, b: Uint8Array, tolerance = DELTA_TOLERANCE): number {

@@ -29,7 +29,7 @@ export function ownersDir(parent: string = tmpdir()): string {
   return posix.join(parent, `acilab-owners-${process.getuid?.() ?? 0}`);
 }
 
-let mine: { token: string; server?: Server } | undefined;
+let mine: { token: string; parent: string; server?: Server } | undefined;
 
 /**
  * This thread's token, its marker created (and listened on) on first use. Never throws: without a
@@ -40,7 +40,7 @@ export function ownerToken(parent?: string): string {
   const token = `${process.pid}-${threadId}-${Math.floor(Math.random() * 2 ** 32)
     .toString(16)
     .padStart(8, "0")}`;
-  mine = { token };
+  mine = { token, parent: parent ?? tmpdir() };
   const path = markerPath(token, parent);
   if (path === undefined || !privateDir(posix.dirname(path))) return token;
   const server = createServer((socket) => socket.destroy());
@@ -49,6 +49,12 @@ export function ownerToken(parent?: string): string {
   server.unref(); // a marker must not keep the process alive
   mine.server = server;
   return token;
+}
+
+/** Where this thread's marker is (the `parent` to pass to ownerState), its token made if need be. */
+export function ownerParent(): string {
+  ownerToken();
+  return mine?.parent ?? tmpdir();
 }
 
 /** Whether the process holding `token` is alive, dead, or beyond what this process can tell. */

@@ -1,8 +1,18 @@
-import { chmodSync, mkdtempSync, rmSync, utimesSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { prepareSnapshot, type Snapshot } from "./cow/index.js";
+import { markOwned, sweepDeadOwners } from "../owners/index.js";
+import {
+  ownDirectory,
+  prepareSnapshot,
+  removeTree,
+  type Snapshot,
+  sweepStaleWorkspaces,
+} from "./cow/index.js";
 import { git } from "./git.js";
+
+/** A base snapshot's directory: the owner marker and the clone (`repo/`), so the clone stays clean. */
+export const BASE_PREFIX = "acilab-base-";
 
 export interface AtCommitOptions {
   /**
@@ -66,22 +76,33 @@ export function snapshotAtCommit(
   if (!made) {
     made = (async () => {
       const parent = options.scratchDir ?? tmpdir();
-      const dir = mkdtempSync(join(parent, "acilab-base-"));
+      // What killed processes left: their checkouts' homes (unmounting the clones), then the bases.
+      await sweepStaleWorkspaces(parent);
+      await sweepDeadOwners([BASE_PREFIX], parent, { remove: removeTree });
+      // The marker sits beside the clone, not in it: git status of the clone must stay clean. The
+      // workspace's exit handler removes the directory once the clone's read-only mount is gone.
+      const base = mkdtempSync(join(parent, BASE_PREFIX));
+      ownDirectory(base);
+      markOwned(base, { removeAtExit: false });
+      const dir = join(base, "repo");
       try {
+        mkdirSync(dir);
         await cloneAtCommit(repoPath, commit, dir);
         if (options.owner) {
           options.owner.adopt(dir, options.owner.uid, options.owner.gid);
-          // mkdtemp made it 0700; the sandbox user must reach the checkouts below the snapshot.
+          // mkdtemp made the base 0700; the sandbox user must reach the checkouts below the snapshot.
+          chmodSync(base, 0o711);
           chmodSync(dir, 0o755);
         }
-        return await prepareSnapshot(dir, {
+        const snapshot = await prepareSnapshot(dir, {
           prepared: true,
           ownsSource: true, // the clone goes with the snapshot, and with the sweep if we are killed
           scratchDir: parent,
           traversable: options.owner !== undefined,
         });
+        return withBase(snapshot, base);
       } catch (err) {
-        rmSync(dir, { recursive: true, force: true });
+        await removeTree(base);
         throw err;
       }
     })();
@@ -89,6 +110,26 @@ export function snapshotAtCommit(
     snapshots.set(key, made);
   }
   return made;
+}
+
+/** The snapshot, whose dispose also removes the base directory around its clone. */
+function withBase(snapshot: Snapshot, base: string): Snapshot {
+  return {
+    get dir() {
+      return snapshot.dir;
+    },
+    base: snapshot.base,
+    protection: snapshot.protection,
+    warning: snapshot.warning,
+    get checkouts() {
+      return snapshot.checkouts;
+    },
+    checkout: (options) => snapshot.checkout(options),
+    dispose: async () => {
+      await snapshot.dispose();
+      await removeTree(base);
+    },
+  };
 }
 
 /** Dispose every shared snapshot (their checkouts first); a later call makes new ones. */

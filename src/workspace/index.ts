@@ -1,4 +1,10 @@
-export { type AtCommitOptions, cloneAtCommit, releaseSnapshots, snapshotAtCommit } from "./at-commit.js";
+export {
+  type AtCommitOptions,
+  BASE_PREFIX,
+  cloneAtCommit,
+  releaseSnapshots,
+  snapshotAtCommit,
+} from "./at-commit.js";
 export {
   type Checkout,
   describeUncarried,

@@ -14,6 +14,8 @@ export {
   liveMounts,
   MountError,
   type OverlayLayers,
+  ownDirectory,
+  removeTree,
   useMounter,
 } from "./mounts.js";
 export { probeWorkspaceCap, type WorkspaceCapCheck } from "./probe.js";
