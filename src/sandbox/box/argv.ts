@@ -6,7 +6,7 @@
  * user namespaces left on below the box. Pure: the wrapper script around it is wrapper.ts's.
  */
 
-import { INSIDE_UID, type RootLayout, TMPFS_BYTES } from "../bwrap/argv.js";
+import { boundaryArgs, type RootLayout } from "../bwrap/argv.js";
 import { forwarderArgv, PROXY_MOUNT, proxyEnvironment } from "../net/index.js";
 
 /** The box's home and working directory: inside the private /tmp, so it dies with the box. */
@@ -38,16 +38,7 @@ export interface BoxArgsSpec {
 }
 
 export function buildBoxArgs(spec: BoxArgsSpec): string[] {
-  const a = ["--unshare-all", "--unshare-user"];
-  if (!spec.nestedSandbox) a.push("--disable-userns");
-  a.push("--uid", String(INSIDE_UID), "--gid", String(INSIDE_UID));
-  a.push("--hostname", spec.hostname ?? "box", "--die-with-parent", "--new-session", "--cap-drop", "ALL");
-  for (const dir of spec.layout.dirs) a.push("--ro-bind", dir, dir);
-  for (const { name, target } of spec.layout.symlinks) a.push("--symlink", target, `/${name}`);
-  a.push("--ro-bind", spec.etcDir, "/etc");
-  a.push("--proc", "/proc", "--dev", "/dev");
-  a.push("--size", String(TMPFS_BYTES), "--tmpfs", "/tmp");
-  a.push("--size", String(TMPFS_BYTES), "--tmpfs", "/dev/shm");
+  const a = boundaryArgs({ ...spec, hostname: spec.hostname ?? "box" });
   a.push("--dir", BOX_HOME);
   for (const { source, dest } of spec.writable) a.push("--bind", source, dest);
   for (const { source, dest } of spec.readOnly) a.push("--ro-bind-try", source, dest);
