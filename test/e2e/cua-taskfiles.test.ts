@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import pLimit from "p-limit";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadTaskFile, loadTaskFiles, type TaskFile } from "../../src/cua/index.js";
 import { cuaRun, runAnyTask } from "../../src/run/index.js";
@@ -17,19 +18,7 @@ const root = mkdtempSync(join(tmpdir(), "acilab-cua-taskfiles-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const PARALLEL = 2;
-let free = PARALLEL;
-const waiting: Array<() => void> = [];
-async function slot<T>(work: () => Promise<T>): Promise<T> {
-  if (free === 0) await new Promise<void>((resolve) => waiting.push(resolve));
-  else free--;
-  try {
-    return await work();
-  } finally {
-    const next = waiting.shift();
-    if (next) next();
-    else free++;
-  }
-}
+const slot = pLimit(PARALLEL);
 
 async function run(task: TaskFile) {
   const dir = join(root, task.id);
