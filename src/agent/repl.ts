@@ -144,8 +144,8 @@ export class Repl {
         for (const line of costLines(this.start.ledger)) this.io.print(line);
         return false;
       case "/todos":
-        this.io.print(this.events.todosNow.length === 0 ? "No plan yet." : "");
-        if (this.events.todosNow.length > 0) this.events.todos(this.events.todosNow);
+        if (this.events.todosNow.length === 0) this.io.print("No plan yet.");
+        else this.events.todos(this.events.todosNow);
         return false;
       case "/compact": {
         const done = await c.compact();

@@ -21,8 +21,8 @@ import {
   TrustStore,
   untrustedNotice,
 } from "../harness/index.js";
-import { Ledger, withOverrides } from "../ledger/index.js";
-import { loadScript, makePolicy, type Policy, resolveAutoPolicy, ScriptedPolicy } from "../policies/index.js";
+import { FREE_POLICIES, Ledger } from "../ledger/index.js";
+import { makePolicy, type Policy, resolveAutoPolicy } from "../policies/index.js";
 import type { BackendChoice } from "../sandbox/index.js";
 import { ToolRegistry } from "../tools/index.js";
 import { AGENT_MAX_OUTPUT_TOKENS, Conversation } from "./conversation.js";
@@ -33,9 +33,6 @@ import { agentTools } from "./tools.js";
 import { type AgentWorkspace, checkRepo, openAgentWorkspace } from "./workspace.js";
 
 const SYSTEM_PROMPT = readFileSync(new URL("./agent-system-prompt.txt", import.meta.url), "utf8");
-
-/** Scripted and replayed policies call no model: they cost nothing, not "unknown". */
-const FREE = withOverrides({ scripted: { input: 0, output: 0 }, replay: { input: 0, output: 0 } });
 
 export type SessionChoice = { kind: "new" } | { kind: "continue" } | { kind: "resume"; id: string };
 
@@ -85,7 +82,6 @@ export function agentPolicy(spec: string): Policy {
     throw new SessionError(
       "acilab agent needs a model: set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --policy anthropic:MODEL, openai:MODEL, openai-compatible:MODEL@URL or scripted:FILE",
     );
-  if (resolved.startsWith("scripted:")) return new ScriptedPolicy(resolved, loadScript(resolved.slice(9)));
   return makePolicy(resolved);
 }
 
@@ -103,11 +99,15 @@ export async function startAgent(o: AgentStartOptions, events: AgentEvents): Pro
     ...(o.denyRules ?? []).map((text) => flagRule("deny", text, repo)),
   ];
   const mode: PermissionMode = o.permissionMode ?? settings.defaultMode ?? "default";
+  if (mode === "bypassPermissions" && settings.disableBypass)
+    throw new SessionError(
+      `bypassPermissions is disabled by disableBypassPermissionsMode in ${settings.files.join(", ")}; use --permission-mode acceptEdits or allow rules`,
+    );
   const cwd = o.cwd !== undefined && existsSync(o.cwd) ? realpathSync(o.cwd) : undefined;
   const inside = cwd !== undefined && (cwd === repo || cwd.startsWith(`${repo}/`));
   const memory = loadMemoryFiles({ repo, userDir: configDir, ...(inside ? { cwd } : {}) });
   notices.push(...memory.warnings);
-  const ledger = new Ledger({ prices: FREE });
+  const ledger = new Ledger({ prices: FREE_POLICIES });
   const policy = new PrefetchPolicy(agentPolicy(o.policySpec), ledger);
   const previous = openPrevious(store, repo, o.session);
   const session = previous ?? store.create(repo, policy.spec, "");

@@ -16,6 +16,7 @@ import {
   type Sandbox,
   sandboxIdentity,
 } from "../sandbox/index.js";
+import { releaseSearchIndex } from "../tools/index.js";
 import { type Checkout, commitAll, git, prepareSnapshot, type Snapshot } from "../workspace/index.js";
 
 const run = promisify(execFile);
@@ -106,6 +107,8 @@ export async function openAgentWorkspace(
       sandboxWarning: opened.warning,
       dispose: async () => {
         await opened.sandbox.close();
+        // The search tools' index watches the checkout (an inotify instance each, 128 per user).
+        releaseSearchIndex(checkout.root);
         await made.dispose();
       },
     };

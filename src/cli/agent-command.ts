@@ -10,7 +10,6 @@ import {
   EXIT,
   HeadlessEvents,
   OUTPUT_FORMATS,
-  type OutputFormat,
   printTurn,
   Repl,
   RepoError,
@@ -22,14 +21,13 @@ import {
 import {
   defaultConfigDir,
   PERMISSION_MODES,
-  type PermissionMode,
   RuleSyntaxError,
   SettingsError,
   TrustStore,
   TrustStoreError,
 } from "../harness/index.js";
 import { AGENT_HELP, AGENT_OPTIONS, AGENT_TRUST_HELP, AGENT_TRUST_OPTIONS } from "./agent-options.js";
-import { numberOption, sandboxOption, UsageError } from "./args.js";
+import { choiceOption, numberOption, sandboxOption, UsageError } from "./args.js";
 import { parseOptions } from "./options.js";
 
 type Out = (line: string) => void;
@@ -55,11 +53,11 @@ export async function agentCommand(argv: string[], out: Out, err: Out): Promise<
   const repo = values.repo ?? process.cwd();
   try {
     if (values.sessions) return listSessions(repo, out);
-    const format = oneOf(values["output-format"], OUTPUT_FORMATS, "output-format") as OutputFormat;
+    const format = choiceOption(values["output-format"], OUTPUT_FORMATS, "output-format", "agent");
     const mode = values["permission-mode"]
-      ? (oneOf(values["permission-mode"], PERMISSION_MODES, "permission-mode") as PermissionMode)
+      ? choiceOption(values["permission-mode"], PERMISSION_MODES, "permission-mode", "agent")
       : undefined;
-    const repoMap = oneOf(values["repo-map"], ["on", "off"], "repo-map") === "on";
+    const repoMap = choiceOption(values["repo-map"], ["on", "off"], "repo-map", "agent") === "on";
     if (values.continue && values.resume)
       throw new UsageError("give --continue or --resume, not both", "agent");
     const rewind = values.rewind === undefined ? undefined : numberOption(values.rewind, "rewind", "agent");
@@ -187,12 +185,6 @@ function trustCommand(argv: string[], out: Out): number {
     out(`${repo} is trusted: the hooks and allow rules in its .acilab/settings*.json will be used.`);
   }
   return 0;
-}
-
-function oneOf(value: string, allowed: readonly string[], name: string): string {
-  if (!allowed.includes(value))
-    throw new UsageError(`--${name} must be one of ${allowed.join(", ")}, got "${value}"`, "agent");
-  return value;
 }
 
 /** Claude Code takes `--allowedTools "Bash(git:*) Edit"`: rules separated by spaces or commas, outside parentheses. */

@@ -26,6 +26,18 @@ export function parse<const O extends ParseArgsOptionsConfig>(command: string, a
   }
 }
 
+/** `--name` must be one of `allowed`: a usage error listing them otherwise. */
+export function choiceOption<const T extends string>(
+  value: string,
+  allowed: readonly T[],
+  name: string,
+  command: string,
+): T {
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(`--${name} must be one of ${allowed.join(", ")}, got "${value}"`, command);
+  return value as T;
+}
+
 export function numberOption(value: string, name: string, command: string): number;
 export function numberOption(value: string | undefined, name: string, command: string): number | undefined;
 export function numberOption(value: string | undefined, name: string, command: string): number | undefined {

@@ -15,6 +15,20 @@ describe("acilab cua", () => {
     expect((await cli(["cua", "--task", "all", "--observe", "pixels"])).err).toContain("--observe must be");
   });
 
+  it("names the task file, the field and the fix when a --task file is wrong", async () => {
+    const r = await cli(["cua", "--task", "./no-such-dir/task.yaml"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("no-such-dir/task.yaml: no such file or folder");
+  });
+
+  it("lists the shipped task files after the built-in tasks", async () => {
+    const r = await cli(["tasks", "list", "--json"]);
+    const rows = JSON.parse(r.out) as Array<{ id: string; kind: string; app?: string }>;
+    expect(rows.filter((t) => t.app === "static").map((t) => t.id)).toContain("date-picker");
+    const none = await cli(["tasks", "list", "--cua-dir", "./no-such-dir"]);
+    expect(none.code).toBe(1);
+  });
+
   it("dispatches image-size to the loop's command", async () => {
     const r = await cli(["cua", "image-size", "--screen", "1920x1080", "--tier", "standard"]);
     expect(r.code).toBe(0);

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { CuaTask, ObserveKind, Size, TierName } from "../cua/index.js";
+import type { CuaTask, ObserveKind, Size, TaskFile, TierName } from "../cua/index.js";
 import { type Limits, limitsFrom } from "../loop/index.js";
 import { allInput, type CuaRunResult, cuaRun, runAnyTask } from "../run/index.js";
 import { numberOption, UsageError } from "./args.js";
@@ -23,7 +23,7 @@ export interface CuaCommandDeps {
 
 /** What `acilab cua` was asked to run, checked: every task × observation, one episode each. */
 export interface CuaRequest {
-  tasks: CuaTask[];
+  tasks: Array<CuaTask | TaskFile>;
   observes: ObserveKind[];
   policySpec: string;
   screen: Size;
@@ -60,10 +60,22 @@ export async function cuaCommand(argv: string[], out: Out, deps: CuaCommandDeps)
     tier,
     limits: limitsFrom({ maxSteps, budgetUsd: budget }),
     policySpec: values.policy,
-    root: values.out ?? join("runs", `cua-${values.task}-${new Date().toISOString().replace(/[:.]/g, "-")}`),
+    root:
+      values.out ??
+      join("runs", `cua-${folderName(values.task ?? "")}-${new Date().toISOString().replace(/[:.]/g, "-")}`),
     json: values.json === true,
   };
   return runCuaRequest(request, out, deps.interruptSignal);
+}
+
+/** `--task` as one folder name: a path's separators would nest the default out folder. */
+function folderName(task: string): string {
+  return (
+    task
+      .replace(/\.ya?ml$/, "")
+      .replace(/[^A-Za-z0-9._-]+/g, "_")
+      .replace(/^[._]+/, "") || "task"
+  );
 }
 
 /** Runs every task × observation in turn, printing each result, then the table; 130 when interrupted. */
@@ -118,6 +130,8 @@ function describe(r: CuaRunResult, dir: string): string {
   for (const b of r.blocked) lines.push(`  confirmation gate refused: ${b}`);
   if (r.egress_refused.length > 0)
     lines.push(`  egress allowlist refused ${r.egress_refused.length} request(s)`);
+  if (r.grade.reward !== undefined) lines.splice(1, 0, `  reward: ${r.grade.reward}`);
+  if (r.sandbox_warning) lines.push(`  warning: ${r.sandbox_warning}`);
   lines.push(`  written to ${dir}/ (trajectory.jsonl, frames/, result.json, contact-sheet.png)`);
   return lines.join("\n");
 }

@@ -4,9 +4,12 @@ import {
   DEFAULT_SCREEN,
   getCuaTask,
   listCuaTasks,
+  loadTaskFiles,
+  looksLikeTaskPath,
   type ObserveKind,
   parseScreen,
   type Size,
+  type TaskFile,
   type TierName,
 } from "../cua/index.js";
 import { DEFAULT_CUA_LIMITS } from "../loop/index.js";
@@ -19,8 +22,8 @@ const OBSERVE_KINDS: readonly ObserveKind[] = ["screenshot", "a11y", "som"];
 export const CUA_OPTIONS = {
   task: {
     type: "string",
-    value: "<id>",
-    help: 'a task from "acilab tasks list" (kind cua), a comma list, or all',
+    value: "<id|path>",
+    help: 'a task from "acilab tasks list" (kind cua), a task file (task.yaml) or a folder of them, a comma list, or all',
   },
   policy: policyOption(
     "scripted",
@@ -55,9 +58,10 @@ export const CUA_OPTIONS = {
   json: { type: "boolean", help: "print result.json instead of the summary" },
 } as const;
 
-export const CUA_HELP = `acilab cua — run built-in computer-use tasks in a real browser, graded on the app's final state
+export const CUA_HELP = `acilab cua — run computer-use tasks in a real browser: the built-in ones, graded on the app's final
+state, or task files pointing at any web app, graded by an expression read in the page
 
-Usage: acilab cua --task <id|a,b|all> [--policy <spec>] [--observe screenshot|a11y|som[,…]]
+Usage: acilab cua --task <id|a,b|all|task.yaml|folder> [--policy <spec>] [--observe screenshot|a11y|som[,…]]
                   [--resolution WxH] [--tier standard|high] [--out DIR] [--max-steps N] [--budget USD]
        acilab cua image-size --screen WxH --tier standard|high
 
@@ -69,10 +73,14 @@ credentials, an egress allowlist (the app only), and a confirmation gate that re
 clicks (nobody is there to approve them). "acilab cua image-size --help": the image a model sees for
 a screen. See docs/computer-use.md.`;
 
-export function taskOption(value: string): CuaTask[] {
+/** Built-in ids, `all`, and task files or folders of them (anything that looks like a path). */
+export function taskOption(value: string): Array<CuaTask | TaskFile> {
   if (value === "all") return listCuaTasks();
   try {
-    return value.split(",").map((id) => getCuaTask(id.trim()));
+    return value
+      .split(",")
+      .map((v) => v.trim())
+      .flatMap((v): Array<CuaTask | TaskFile> => (looksLikeTaskPath(v) ? loadTaskFiles(v) : [getCuaTask(v)]));
   } catch (err) {
     throw new UsageError((err as Error).message, "cua");
   }

@@ -8,7 +8,15 @@ import type { BackendChoice } from "../sandbox/index.js";
 import type { GradingRules } from "../swebench/index.js";
 import { type AnyTask, instanceTask, resolveTask, type Task, type ToolsTask } from "../tasks/index.js";
 import { ACTION_FORMATS, type ActionFormat } from "../tools/index.js";
-import { allowNetOption, numberOption, policyFor, rulesOption, sandboxOption, UsageError } from "./args.js";
+import {
+  allowNetOption,
+  choiceOption,
+  numberOption,
+  policyFor,
+  rulesOption,
+  sandboxOption,
+  UsageError,
+} from "./args.js";
 import { summary } from "./format.js";
 import { interruptSignal } from "./interrupt.js";
 import { optionLines, parseOptions } from "./options.js";
@@ -139,9 +147,9 @@ export function parseRunRequest(argv: string[], out: Out): RunRequest | "help" {
   const rules = rulesOption(values.rules, "run");
   const allowNet = allowNetOption(values["allow-net"], "run");
   const harness: TaskHarnessChoice = {
-    memory: choice(values.memory, ["on", "off"], "memory") === "on",
-    plan: choice(values.plan, ["on", "off"], "plan") === "on",
-    repoMap: choice(values["repo-map"], REPO_MAP_CHOICES, "repo-map"),
+    memory: choiceOption(values.memory, ["on", "off"], "memory", "run") === "on",
+    plan: choiceOption(values.plan, ["on", "off"], "plan", "run") === "on",
+    repoMap: choiceOption(values["repo-map"], REPO_MAP_CHOICES, "repo-map", "run"),
     ...(values.settings ? { settings: values.settings } : {}),
   };
   return {
@@ -158,12 +166,6 @@ export function parseRunRequest(argv: string[], out: Out): RunRequest | "help" {
     allowNet,
     harness,
   };
-}
-
-function choice<const T extends string>(value: string, allowed: readonly T[], name: string): T {
-  if (!(allowed as readonly string[]).includes(value))
-    throw new UsageError(`--${name} must be one of ${allowed.join(", ")}, got "${value}"`, "run");
-  return value as T;
 }
 
 /** `--instances FILE --task ID`; what is wrong with either is a usage error. */

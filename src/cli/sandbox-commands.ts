@@ -38,7 +38,9 @@ ${optionLines(DOCTOR_OPTIONS)}
 Checks bwrap (the default backend), runsc (gVisor), the process backend, cgroup v1/v2, seccomp and
 overlayfs, then every limit a sandboxed command gets as acilab run would get it here — memory,
 processes, CPU, CPU time, file size, open files, address space and the workspace's size cap
-(ACILAB_WORKSPACE_BYTES, default 4G) — each enforced or not, with a one-line reason. With --redis,
+(ACILAB_WORKSPACE_BYTES, default 4G) — each enforced or not, with a one-line reason; then the browser
+box acilab cua runs Chromium in (started once to check: uid, network namespace, proxy-only egress,
+read-only system, private home and /tmp, crash reporting, cgroup limits, Chromium's own sandbox). With --redis,
 what a worker machine needs too: Redis reachable (version ≥ 6.2, maxmemory-policy noeviction,
 persistence), and the workers alive on the queue with their acilab versions. Exit code 1 when the
 default sandbox (bwrap) or the queue check fails.`;
@@ -88,7 +90,13 @@ export async function doctorCommand(argv: string[], out: Out): Promise<number> {
     name: "workspace size",
     ...(await probeWorkspaceCap()),
   });
-  const checks: DoctorCheck[] = await detectBackends({ limits: [workspace] });
+  // The browser box is checked by starting it, as an episode would (Playwright loaded only here).
+  const { browserBoxChecks } = await import("../cua/index.js");
+  const [checks, browser]: [DoctorCheck[], DoctorCheck[]] = await Promise.all([
+    detectBackends({ limits: [workspace] }),
+    browserBoxChecks(),
+  ]);
+  checks.push(...browser);
   if (values.redis !== undefined) {
     try {
       checkRedisUrl(values.redis);

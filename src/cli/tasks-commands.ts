@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { describeCuaTask, listCuaTasks } from "../cua/index.js";
+import { describeCuaTask, describeTaskFile, listCuaTasks, loadTaskFolder } from "../cua/index.js";
 import { type Validation, validateInstance } from "../eval/index.js";
 import type { Instance } from "../swebench/index.js";
 import { loadInstances } from "../swebench/index.js";
-import { listTaskIds, loadTask, type Task, taskInstance } from "../tasks/index.js";
+import { listTaskIds, loadTask, packageRoot, type Task, taskInstance } from "../tasks/index.js";
 import { TOOLSETS } from "../tools/index.js";
 import { git } from "../workspace/index.js";
 import { numberOption, UsageError } from "./args.js";
@@ -68,10 +68,19 @@ export async function tasksCommand(argv: string[], out: Out): Promise<number> {
       broken.push((err as Error).message);
     }
   }
-  for (const b of broken) process.stderr.write(`acilab: skipped a task: ${b}\n`);
-  // Computer-use tasks (kind "cua") come from src/cua/tasks after the coding ones.
+  // Computer-use tasks (kind "cua") come from src/cua/tasks after the coding ones, then the task files.
   const cua = listCuaTasks();
-  if (values.json) out(JSON.stringify([...tasks.map(describeTask), ...cua.map(describeCuaTask)], null, 2));
+  const files = loadTaskFolder(values["cua-dir"] ?? join(packageRoot(), "tasks", "cua"));
+  broken.push(...files.problems.map((p) => p.message));
+  for (const b of broken) process.stderr.write(`acilab: skipped a task: ${b}\n`);
+  if (values.json)
+    out(
+      JSON.stringify(
+        [...tasks.map(describeTask), ...cua.map(describeCuaTask), ...files.tasks.map(describeTaskFile)],
+        null,
+        2,
+      ),
+    );
   else
     out(
       table([
@@ -84,6 +93,7 @@ export async function tasksCommand(argv: string[], out: Out): Promise<number> {
           t.title,
         ]),
         ...cua.map((t) => [t.id, "-", "cua (browser)", "-", t.title]),
+        ...files.tasks.map((t) => [t.id, "-", "cua (task file)", "-", describeTaskFile(t).title]),
       ]),
     );
   return broken.length === 0 ? 0 : 1;

@@ -11,7 +11,7 @@ const LIST_WHAT = "one line per task: id, library, language, kind of bug, title 
 
 export const TASKS_HELP = `acilab tasks — the built-in tasks, and building new ones from a repository
 
-Usage: acilab tasks list [--json] [--toolsets]
+Usage: acilab tasks list [--json] [--toolsets] [--cua-dir DIR]
        acilab tasks export [--suite builtin] --out FILE
        acilab tasks validate [FILE.jsonl | TASK…] [--runs N] [--sandbox BACKEND]
        acilab tasks mirror|synth --repo PATH [--out FILE] …
@@ -30,17 +30,24 @@ export const TASKS_LIST_OPTIONS = {
     help: 'machine-readable list (kind "coding" or "cua", impossible, FAIL_TO_PASS, PASS_TO_PASS …)',
   },
   toolsets: { type: "boolean", help: "list the tool sets instead" },
+  "cua-dir": {
+    type: "string",
+    value: "DIR",
+    help: "a folder of computer-use task files (task.yaml) to list after the built-in tasks",
+    defaultHelp: "the task files acilab ships, tasks/cua/",
+  },
 } as const;
 
 export const TASKS_LIST_HELP = `acilab tasks list — the built-in tasks
 
-Usage: acilab tasks list [--json] [--toolsets]
+Usage: acilab tasks list [--json] [--toolsets] [--cua-dir DIR]
 
 Options:
 ${optionLines(TASKS_LIST_OPTIONS)}
 
 Prints ${LIST_WHAT};
-the computer-use tasks (kind cua) follow the coding ones.`;
+the computer-use tasks (kind cua) follow the coding ones: the built-in ones, then the task files of
+--cua-dir (run one with "acilab cua --task PATH").`;
 
 export const TASKS_EXPORT_OPTIONS = {
   suite: {

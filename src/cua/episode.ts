@@ -5,7 +5,8 @@ import type { Ledger } from "../ledger/index.js";
 import type { Limits, RunOutcome } from "../loop/index.js";
 import type { Policy } from "../policies/index.js";
 import type { TrajectorySink } from "../trajectory/index.js";
-import type { ConfirmHook, ConfirmRequest } from "./gate.js";
+import type { ConfirmHook, GateRefusal, UnreadableHook } from "./gate.js";
+import type { StopCheck } from "./observer.js";
 import type { FrameCodec } from "./perceive.js";
 import type { TierName, VisionTier } from "./scaling.js";
 import type { Environment, EnvironmentStart, ObserveKind, Size, UiElement } from "./types.js";
@@ -61,8 +62,8 @@ export type CuaOutcome = RunOutcome & {
   screen: Size;
   model: Size;
   frames: FrameRecord[];
-  /** Destructive clicks the gate stopped. */
-  blocked: ConfirmRequest[];
+  /** What the gate refused: destructive actions nobody approved, and actions whose target could not be read. */
+  blocked: GateRefusal[];
 };
 
 /** Everything one episode needs; only env, policy, task and observe are required. */
@@ -84,6 +85,8 @@ export interface CuaEpisode {
   framesDir?: string;
   /** Asked before a destructive click; the default denies (nobody to ask in a headless run). */
   confirm?: ConfirmHook;
+  /** Asked before an action whose target cannot be read (a canvas, a cross-origin frame); the default refuses. */
+  confirmUnreadable?: UnreadableHook;
   vocabulary?: readonly string[];
   /** Same-action detector thresholds (default warn at 3, halt at 5). */
   repeat?: { warnAt: number; haltAt: number };
@@ -96,4 +99,6 @@ export interface CuaEpisode {
   settleMs?: number;
   /** Reset the environment to the task's start first (default true). */
   reset?: boolean;
+  /** The task's own check after each step (a task file's done_js): a stop ends the episode. */
+  afterStep?: StopCheck;
 }

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { ToolTarget } from "../tools/index.js";
-import { type ConfirmRequest, confirmationGate, denyAll, destructiveMatch, targetAt } from "./gate.js";
+import {
+  type ConfirmRequest,
+  confirmationGate,
+  DESTRUCTIVE_VOCABULARY,
+  denyAll,
+  destructiveMatch,
+  targetAt,
+} from "./gate.js";
 import type { UiElement } from "./types.js";
 
 const el = (
@@ -116,5 +123,94 @@ describe("confirmationGate", () => {
     const custom = confirmationGate(denyAll, ["export"]);
     expect(await custom("click", {}, target(EXPORT))).toMatchObject({ allow: false });
     expect(await custom("click", {}, target(DELETE))).toEqual({ allow: true });
+  });
+});
+
+describe("confirmationGate on every kind of action", () => {
+  const press = (name: string, via: string, label = name): ToolTarget => ({
+    kind: "element",
+    role: "button",
+    name,
+    states: [],
+    point: { x: 5, y: 5 },
+    label,
+    via,
+  });
+
+  it("judges each end of a drag and names which one was destructive", async () => {
+    const gate = confirmationGate();
+    const drag: ToolTarget = {
+      kind: "several",
+      targets: [press("Export data", "press"), press("Delete account", "release")],
+    };
+    expect(await gate("drag", {}, drag)).toEqual({
+      allow: false,
+      reason:
+        'that drag would activate button "Delete account" (release), which looks destructive (matched "delete"), and it was not approved; nothing was done',
+    });
+    expect(gate.blocked.map((b) => b.summary)).toEqual([
+      'drag on button "Delete account" (release; matched "delete")',
+    ]);
+    // A person is asked once per control, however many ways the action reaches it.
+    const asked: ConfirmRequest[] = [];
+    const approving = confirmationGate((r) => asked.push(r) > 0);
+    const both: ToolTarget = {
+      kind: "several",
+      targets: [press("Delete account", "press"), press("Delete account", "release")],
+    };
+    expect(await approving("drag", {}, both)).toEqual({ allow: true });
+    expect(asked.map((r) => r.via)).toEqual(["press"]);
+  });
+
+  it("reads every label, not only the name: a harmless name whose form deletes is destructive", async () => {
+    const gate = confirmationGate();
+    const exportInDeleteForm = press(
+      "Export my data",
+      "focused",
+      "Export my data submits the form action settings account delete",
+    );
+    const keyInput = { asked: { kind: "key", keys: "Enter" } };
+    expect(await gate("key", keyInput, exportInDeleteForm)).toMatchObject({
+      allow: false,
+      reason: expect.stringMatching(/^that key press would activate button "Export my data" \(focused\)/),
+    });
+    expect(gate.blocked[0]?.summary).toBe('key Enter on button "Export my data" (focused; matched "delete")');
+  });
+
+  it("refuses any unreadable part of an action first, lists it in blocked, and never asks about it", async () => {
+    const asked: ConfirmRequest[] = [];
+    const gate = confirmationGate((r) => {
+      asked.push(r);
+      return true;
+    });
+    const overCanvas: ToolTarget = {
+      kind: "several",
+      targets: [
+        press("Delete account", ""),
+        { kind: "unreadable", reason: "the point is on a canvas, whose pixels name no controls" },
+      ],
+    };
+    const typed = { asked: { kind: "type", text: "x\n" } };
+    expect(await gate("type", typed, overCanvas)).toMatchObject({
+      allow: false,
+      reason: expect.stringMatching(
+        /^the target of that typing could not be checked .*canvas.*nothing was done/,
+      ),
+    });
+    expect(asked).toEqual([]);
+    // Whoever knows the page may vouch for what cannot be read; the destructive part is still judged.
+    const vouched = confirmationGate(denyAll, DESTRUCTIVE_VOCABULARY, () => true);
+    expect(await vouched("type", typed, overCanvas)).toMatchObject({
+      allow: false,
+      reason: expect.stringMatching(/^that typing would activate button "Delete account"/),
+    });
+    expect(gate.blocked).toEqual([
+      {
+        tool: "type",
+        unreadable: "the point is on a canvas, whose pixels name no controls",
+        summary:
+          'type "x\\n": what it would activate could not be read (the point is on a canvas, whose pixels name no controls)',
+      },
+    ]);
   });
 });

@@ -13,6 +13,7 @@ export {
   MAX_TYPE_CHARS,
   MAX_WAIT_SECONDS,
 } from "./actions.js";
+export { type KeyEffect, keyEffect, type Reach, reachOfKeys, typedEffect } from "./activation.js";
 export {
   contextAfter,
   EXAMPLE_PRICE,
@@ -25,6 +26,7 @@ export {
   turnsUntilWindow,
 } from "./cost.js";
 export {
+  browserBoxChecks,
   CHROMIUM_PATH,
   createEnvironment,
   DEFAULT_SCREEN,
@@ -50,7 +52,10 @@ export {
   denyAll,
   destructiveMatch,
   GATE_NEAR_PX,
+  type GateRefusal,
   targetAt,
+  type UnreadableHook,
+  type UnreadableRefusal,
 } from "./gate.js";
 export {
   batchScreenshots,
@@ -66,7 +71,7 @@ export {
   runCuaEpisode,
 } from "./loop.js";
 export { formatElements, screenText, wrapScreenText } from "./observation.js";
-export { ScreenObserver, type ScreenObserverOptions } from "./observer.js";
+export { ScreenObserver, type ScreenObserverOptions, type StopCheck } from "./observer.js";
 export { DECODE_ONCE_CODEC, type FrameCodec, IMAGE_HELPERS_CODEC } from "./perceive.js";
 export type { CuaTurnDetail, CuaTurnRecord } from "./records.js";
 export {
@@ -94,6 +99,7 @@ export {
   ScriptedCuaPolicy,
   type ScriptedCuaStep,
 } from "./scripted.js";
+export type { CuaStage, OpenStage } from "./stage.js";
 export {
   actionHash,
   greyThumbnail,
@@ -107,7 +113,26 @@ export {
   THUMBNAIL_SIDE,
 } from "./stall.js";
 export {
+  describeTaskFile,
+  isTaskFile,
+  loadTaskFile,
+  loadTaskFiles,
+  loadTaskFolder,
+  looksLikeTaskPath,
+  parseTaskFile,
+  READY_TIMEOUT_MS,
+  type StartAppOptions,
+  startApp,
+  TASK_FILE_NAME,
+  type TaskFile,
+  TaskFileError,
+  type TaskFileGrade,
+  taskFileScripted,
+  taskFileStage,
+} from "./taskfile/index.js";
+export {
   type AppState,
+  builtinStage,
   type CuaTask,
   contactSheet,
   cuaScriptedPolicy,

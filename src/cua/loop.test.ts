@@ -130,7 +130,9 @@ describe("runCuaEpisode", () => {
       { done: "saved" },
     ]);
     expect(env.state).toMatchObject({ deleted: false, saved: true });
-    expect(outcome.blocked.map((b) => b.element.name)).toEqual(["Delete account"]);
+    expect(outcome.blocked.map((b) => ("element" in b ? b.element.name : b.unreadable))).toEqual([
+      "Delete account",
+    ]);
     expect(env.acts.filter((a) => a.kind === "click")).toHaveLength(2);
     const blocked = policy.requests[2]?.messages.at(-1) as Extract<Message, { role: "tool" }>;
     expect(blocked.isError).toBe(true);

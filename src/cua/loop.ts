@@ -54,7 +54,11 @@ export async function runCuaEpisode(ep: CuaEpisode): Promise<CuaOutcome> {
     codec: ep.codec ?? DECODE_ONCE_CODEC,
     ...(ep.framesDir ? { framesDir: ep.framesDir } : {}),
   });
-  const gate = confirmationGate(ep.confirm ?? denyAll, ep.vocabulary ?? DESTRUCTIVE_VOCABULARY);
+  const gate = confirmationGate(
+    ep.confirm ?? denyAll,
+    ep.vocabulary ?? DESTRUCTIVE_VOCABULARY,
+    ep.confirmUnreadable ?? denyAll,
+  );
   const tools = new ToolRegistry<CuaToolContext>(
     cuaTools({ elements: ep.observe === "a11y" || ep.observe === "som" }),
   );
@@ -79,6 +83,7 @@ export async function runCuaEpisode(ep: CuaEpisode): Promise<CuaOutcome> {
     ...(ep.reset !== false ? { start: ep.task.start } : {}),
     ...(isFrameAware(policy) ? { seeFrame: (frame) => policy.seeFrame(frame) } : {}),
     ...(ep.repeat ? { repeat: ep.repeat } : {}),
+    ...(ep.afterStep ? { afterStep: ep.afterStep } : {}),
   });
   const system = ep.system ?? CUA_SYSTEM_PROMPT;
   // Written before anything can fail, so every trajectory that has a run_end has its run_start.

@@ -33,7 +33,12 @@ export interface ScreenObserverOptions {
   seeFrame?: (frame: PolicyFrame) => void;
   /** Same-action detector thresholds (default warn at 3, halt at 5). */
   repeat?: { warnAt: number; haltAt: number };
+  /** The task's own check after each step's capture (a task file's done_js); a stop ends the run. */
+  afterStep?: StopCheck;
 }
+
+/** A task's check after step `step`: undefined to go on, or why the episode ends now. */
+export type StopCheck = (step: number) => Promise<{ reason: StopReason; detail: string } | undefined>;
 
 export class ScreenObserver implements RunObserver {
   readonly environment: string;
@@ -106,6 +111,7 @@ export class ScreenObserver implements RunObserver {
         detail: `${describeAction(asked)} asked for ${repeat.count} times in a row`,
       };
     }
+    stop ??= await this.o.afterStep?.(turn.step);
     return {
       text: joinParts(...warnings, frame.text),
       images: [frame.image],

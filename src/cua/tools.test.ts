@@ -3,7 +3,7 @@ import { ToolRegistry } from "../tools/index.js";
 import { CUA_TOOL_NAMES } from "./actions.js";
 import { type ConfirmRequest, confirmationGate } from "./gate.js";
 import { type CuaToolContext, cuaTools } from "./tools.js";
-import type { Capture, Environment, ScreenAction, UiElement } from "./types.js";
+import type { Capture, Environment, Probe, ProbeQuery, ScreenAction, UiElement } from "./types.js";
 
 const SCREEN = { width: 1920, height: 1080 };
 const MODEL = { width: 960, height: 540 }; // exactly half, so the expected numbers are easy to read
@@ -18,7 +18,13 @@ const button = (index: number, name: string, x: number, y: number): UiElement =>
 const registry = new ToolRegistry<CuaToolContext>(cuaTools({ elements: true }));
 
 function context(
-  options: { elements?: UiElement[]; fresh?: UiElement[]; numbered?: number; unchecked?: string } = {},
+  options: {
+    elements?: UiElement[];
+    fresh?: UiElement[];
+    numbered?: number;
+    unchecked?: string;
+    probe?: (q: ProbeQuery) => Promise<Probe>;
+  } = {},
 ) {
   const acts: ScreenAction[] = [];
   const env = {
@@ -27,6 +33,7 @@ function context(
     act: async (a: ScreenAction) => {
       acts.push(a);
     },
+    ...(options.probe ? { probe: options.probe } : {}),
   } as unknown as Environment;
   const elements = options.elements ?? [];
   const asked: ConfirmRequest[] = [];
@@ -130,6 +137,48 @@ describe("the computer-use tools in the registry", () => {
     );
     expect(await registry.call(call("key", { keys: "Tab" }), ctx)).toEqual({ output: "ok: key Tab" });
     expect(acts).toEqual([{ kind: "key", keys: "Tab" }]);
+  });
+
+  it("asks the live page what keys, typing and presses reach, and refuses what it cannot read", async () => {
+    const queries: ProbeQuery[] = [];
+    const deleteButton = {
+      role: "button",
+      name: "Delete account",
+      label: "Delete account",
+      via: "focused",
+      point: { x: 5, y: 5 },
+    };
+    const { ctx, acts, gate } = context({
+      probe: async (q) => {
+        queries.push(q);
+        if (q.kind === "focus")
+          return { ok: true, controls: [], focus: { kind: "control", self: deleteButton } };
+        if (q.y > 500)
+          return { ok: false, reason: "the live page could not be read (Execution context was destroyed)" };
+        return { ok: true, controls: [] };
+      },
+    });
+    // Tab and typing without Enter or space activate nothing: the page is not even asked.
+    expect(await registry.call(call("key", { keys: "shift+Tab" }), ctx)).toEqual({
+      output: "ok: key shift+Tab",
+    });
+    expect(await registry.call(call("type", { text: "abc" }), ctx)).toEqual({ output: 'ok: type "abc"' });
+    expect(queries).toEqual([]);
+    expect((await registry.call(call("key", { keys: "Enter" }), ctx)).output).toMatch(
+      /^error: permission denied for key: that key press would activate button "Delete account" \(focused\)/,
+    );
+    expect((await registry.call(call("click", { x: 10, y: 400 }), ctx)).output).toMatch(
+      /could not be checked for a destructive label \(the live page could not be read \(Execution context was destroyed\)\)/,
+    );
+    expect(queries).toEqual([{ kind: "focus" }, { kind: "point", x: 20, y: 800 }]);
+    expect(gate.blocked.map((b) => b.summary)).toEqual([
+      'key Enter on button "Delete account" (focused; matched "delete")',
+      "click: what it would activate could not be read (the live page could not be read (Execution context was destroyed))",
+    ]);
+    expect(acts).toEqual([
+      { kind: "key", keys: "shift+Tab" },
+      { kind: "type", text: "abc" },
+    ]);
   });
 
   it("clicks a numbered element where the fresh snapshot has it, even if it moved", async () => {

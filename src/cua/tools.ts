@@ -15,7 +15,8 @@ import {
   type ToolTarget,
 } from "../tools/index.js";
 import { CUA_ACTIONS, type CuaToolName, describeAction, toAction } from "./actions.js";
-import { targetAt } from "./gate.js";
+import { keyEffect, typedEffect } from "./activation.js";
+import { combine, focusTarget, pressTarget } from "./reach.js";
 import { checkModelPoint, toScreen } from "./scaling.js";
 import type { Capture, CuaAction, Environment, ScreenAction, Size, UiElement } from "./types.js";
 
@@ -61,12 +62,12 @@ export function cuaTools(options: { elements: boolean }): AnyTool<CuaToolContext
       const p = mapPoint(input, ctx);
       if (!p.ok) return p;
       const screen: ScreenAction = { ...toAction("click", input), ...p.point } as ScreenAction;
-      return step(toAction("click", input), screen, clickTarget(p.point, ctx.frame.elements, ctx.frame));
+      return step(toAction("click", input), screen, await pressTarget(ctx, p.point));
     }),
     acting("double_click", async (input, ctx) => {
       const p = mapPoint(input, ctx);
       if (!p.ok) return p;
-      const target = clickTarget(p.point, ctx.frame.elements, ctx.frame);
+      const target = await pressTarget(ctx, p.point);
       return step(toAction("double_click", input), { kind: "double_click", ...p.point }, target);
     }),
     acting("move", async (input, ctx) => {
@@ -78,10 +79,21 @@ export function cuaTools(options: { elements: boolean }): AnyTool<CuaToolContext
       if (!from.ok) return from;
       const to = mapPoint(input.to, ctx);
       if (!to.ok) return to;
-      return step(toAction("drag", input), { kind: "drag", from: from.point, to: to.point });
+      // A press and a release on the same control is a click on it; on two controls, either may act.
+      const target = combine([
+        await pressTarget(ctx, from.point, "press"),
+        await pressTarget(ctx, to.point, "release"),
+      ]);
+      return step(toAction("drag", input), { kind: "drag", from: from.point, to: to.point }, target);
     }),
-    acting("type", async (input) => step(toAction("type", input), { kind: "type", text: input.text })),
-    acting("key", async (input) => step(toAction("key", input), { kind: "key", keys: input.keys })),
+    acting("type", async (input, ctx) => {
+      const target = await focusTarget(ctx, typedEffect(input.text));
+      return step(toAction("type", input), { kind: "type", text: input.text }, target);
+    }),
+    acting("key", async (input, ctx) => {
+      const target = await focusTarget(ctx, keyEffect(input.keys));
+      return step(toAction("key", input), { kind: "key", keys: input.keys }, target);
+    }),
     acting("scroll", async (input, ctx) => {
       const p = mapPoint(input, ctx);
       if (!p.ok) return p;
@@ -173,23 +185,9 @@ async function clickElement(input: Input<"click_element">, ctx: CuaToolContext):
     );
   }
   const point = centre(element);
-  return step(
-    toAction("click_element", input),
-    { kind: "click", ...point },
-    clickTarget(point, fresh, ctx.frame),
-  );
-}
-
-/** What a click at `point` would hit, for the permission hook; undefined on empty space. */
-function clickTarget(
-  point: ScreenPoint,
-  elements: readonly UiElement[],
-  frame: FrameView,
-): ToolTarget | undefined {
-  if (frame.unchecked) return { kind: "unreadable", reason: frame.unchecked, point };
-  const element = targetAt(point, elements);
-  if (!element) return undefined;
-  return { kind: "element", role: element.role, name: element.name, states: element.states ?? [], point };
+  // Judged on the fresh snapshot's boxes (what was just re-checked) and the live page at the point.
+  const target = await pressTarget({ ...ctx, frame: { ...ctx.frame, elements: fresh } }, point);
+  return step(toAction("click_element", input), { kind: "click", ...point }, target);
 }
 
 /** A point of the model's image on the screen, after checking it lies inside that image. */

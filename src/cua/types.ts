@@ -73,8 +73,54 @@ export interface Environment {
   capture(observe: ObserveKind): Promise<Capture>;
   /** Execute one action in screen coordinates; throws only on infrastructure failure. */
   act(action: ScreenAction): Promise<void>;
+  /**
+   * Read the live page, just before acting: the controls a press at a screen point would activate, or
+   * the focused element a key would land on (./activation.ts). Absent: the environment cannot read
+   * its page, and the gate falls back to a fresh capture's accessibility tree.
+   */
+  probe?(query: ProbeQuery): Promise<Probe>;
   close(): Promise<void>;
 }
+
+export type ProbeQuery =
+  | { kind: "point"; x: number; y: number }
+  /** With `accessKey`, also the elements whose accesskey it is (what alt+shift+KEY clicks). */
+  | { kind: "focus"; accessKey?: string };
+
+/** A control on the live page, as the gate judges it. */
+export interface LiveControl {
+  role: string;
+  /** What a user reads as its name (accessible name, else its text). */
+  name: string;
+  /**
+   * Every text that names it, joined: aria-label(ledby), labels, value, alt, text, title; for a
+   * submit also its form's label and action, for a link where it goes.
+   */
+  label: string;
+  /** How the input reaches it ("under a see-through element", "its label", "focused"); absent: a plain hit. */
+  via?: string;
+  /** Its centre on the screen. */
+  point: { x: number; y: number };
+}
+
+/**
+ * Where the focus is: `none` (the page itself), `text` (a one-line field: Enter submits its form),
+ * `multiline` (textarea, contenteditable: Enter is a newline), `control` (anything else: Enter and
+ * space activate it), `opaque` (a canvas, an embed: what a key does there cannot be read).
+ */
+export interface FocusedElement {
+  kind: "none" | "text" | "multiline" | "control" | "opaque";
+  self?: LiveControl;
+  /** Set when Enter here submits a form: its default button (or the form itself), with the form's label. */
+  submit?: LiveControl;
+  /** For a query with an access key: the controls that key would click. */
+  accessKeyed?: LiveControl[];
+}
+
+export type Probe =
+  | { ok: true; controls: LiveControl[]; focus?: FocusedElement }
+  /** The page could not be read (evaluation failed, a cross-origin frame, a canvas): the gate refuses. */
+  | { ok: false; reason: string };
 
 export interface EnvironmentStart {
   /** First page (browser) or program to launch (x11). */

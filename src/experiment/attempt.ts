@@ -4,7 +4,14 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { DEFAULT_SCREEN, getCuaTask, type ObserveKind, parseScreen, type TierName } from "../cua/index.js";
+import {
+  DEFAULT_SCREEN,
+  getCuaTask,
+  loadTaskFile,
+  type ObserveKind,
+  parseScreen,
+  type TierName,
+} from "../cua/index.js";
 import { type Limits, limitsFrom } from "../loop/index.js";
 import { loadScript } from "../policies/index.js";
 import {
@@ -137,7 +144,8 @@ export function attemptTask(
       });
     }
     case "cua": {
-      const task = getCuaTask(ref.id);
+      // A task file's ref carries its path; built-in ids come from the catalogue.
+      const task = ref.source === "builtin" ? getCuaTask(ref.id) : loadTaskFile(ref.source);
       const observe = (fields.observe ?? task.observe[0] ?? "screenshot") as ObserveKind;
       if (!task.observe.includes(observe))
         throw new NoScript(

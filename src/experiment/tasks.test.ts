@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -70,6 +70,24 @@ describe("resolveTasks", () => {
     ]);
   });
 
+  it("reads computer-use task files: a path entry or {cua: PATH}, relative to the experiment file", () => {
+    for (const id of ["one", "two"]) {
+      mkdirSync(join(dir, "cua", id, "site"), { recursive: true });
+      writeFileSync(
+        join(dir, "cua", id, "task.yaml"),
+        `id: ${id}\ninstruction: x\napp: { static: ./site }\ngrade: { js: window.REWARD }\n`,
+      );
+    }
+    const { tasks, problems } = resolveTasks(["./cua/one/task.yaml", { cua: "./cua" }], file());
+    expect(problems).toEqual([]);
+    expect(tasks).toEqual([
+      { kind: "cua", id: "one", source: join(dir, "cua", "one", "task.yaml") },
+      { kind: "cua", id: "two", source: join(dir, "cua", "two", "task.yaml") },
+    ]);
+    const broken = resolveTasks([{ cua: "./nowhere" }], file()).problems[0]?.message;
+    expect(broken).toContain("no such file or folder");
+  });
+
   it("says what is wrong with an instances file that does not load", () => {
     writeFileSync(join(dir, "bad.jsonl"), '{"instance_id": "x"}\n');
     const { problems } = resolveTasks([{ instances: "bad.jsonl" }], file());
@@ -84,10 +102,10 @@ describe("resolveTasks", () => {
       file(),
     );
     expect(problems.map((p) => p.message)).toEqual([
-      "a task entry is a task id, a glob such as semver-*, {suite: builtin}, {instances: FILE} or {cua: all}",
-      "{cua: some}: write {cua: all}, or list computer-use ids as plain entries",
-      "unknown entry {suit: …} — a task entry is a task id, a glob such as semver-*, {suite: builtin}, {instances: FILE} or {cua: all}",
-      "a task entry is a task id, a glob such as semver-*, {suite: builtin}, {instances: FILE} or {cua: all}",
+      "a task entry is a task id, a glob such as semver-*, {suite: builtin}, {instances: FILE}, {cua: all} or a task file path ({cua: PATH})",
+      "{cua: some}: write {cua: all}, {cua: ./PATH} (task files), or list computer-use ids as plain entries",
+      "unknown entry {suit: …} — a task entry is a task id, a glob such as semver-*, {suite: builtin}, {instances: FILE}, {cua: all} or a task file path ({cua: PATH})",
+      "a task entry is a task id, a glob such as semver-*, {suite: builtin}, {instances: FILE}, {cua: all} or a task file path ({cua: PATH})",
     ]);
   });
 });

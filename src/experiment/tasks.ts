@@ -1,11 +1,12 @@
 /**
  * The `tasks` entries of an experiment file → a concrete, ordered list of task references without
  * duplicates. An entry is a task id, a glob over the ids (`semver-*`), `{ suite: builtin }`,
- * `{ instances: FILE }` (relative to the experiment file) or `{ cua: all }`.
+ * `{ instances: FILE }` (relative to the experiment file), `{ cua: all }`, or a computer-use task file
+ * or folder of them (a path relative to the experiment file, or `{ cua: PATH }`).
  */
 import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { listCuaTasks } from "../cua/index.js";
+import { listCuaTasks, loadTaskFolder, looksLikeTaskPath } from "../cua/index.js";
 import { loadInstances } from "../swebench/index.js";
 import { listTaskIds, TOOLS_TASKS } from "../tasks/index.js";
 import type { TaskKind } from "./fields.js";
@@ -32,7 +33,8 @@ export function builtinCatalog(): TaskRef[] {
   ];
 }
 
-const ENTRY_FORMS = "a task id, a glob such as semver-*, {suite: builtin}, {instances: FILE} or {cua: all}";
+const ENTRY_FORMS =
+  "a task id, a glob such as semver-*, {suite: builtin}, {instances: FILE}, {cua: all} or a task file path ({cua: PATH})";
 const SEE_LIST = 'see "acilab tasks list"';
 
 function globRegExp(glob: string): RegExp {
@@ -62,6 +64,7 @@ function sameButOne(a: string, b: string): boolean {
 /** One entry → its tasks, or a sentence saying what is wrong with it. */
 function expand(entry: unknown, experimentFile: string, catalog: readonly TaskRef[]): TaskRef[] | string {
   if (typeof entry === "string") {
+    if (looksLikeTaskPath(entry) && !/[*?]/.test(entry)) return fromTaskFiles(experimentFile, entry);
     if (/[*?]/.test(entry)) {
       const re = globRegExp(entry);
       const matched = catalog.filter((t) => re.test(t.id));
@@ -84,9 +87,10 @@ function expand(entry: unknown, experimentFile: string, catalog: readonly TaskRe
         ? catalog.filter((t) => t.kind === "coding")
         : `no suite "${String(value)}" — the one suite is builtin`;
     case "cua":
-      return value === "all"
-        ? catalog.filter((t) => t.kind === "cua")
-        : `{cua: ${String(value)}}: write {cua: all}, or list computer-use ids as plain entries`;
+      if (value === "all") return catalog.filter((t) => t.kind === "cua");
+      return typeof value === "string" && looksLikeTaskPath(value)
+        ? fromTaskFiles(experimentFile, value)
+        : `{cua: ${String(value)}}: write {cua: all}, {cua: ./PATH} (task files), or list computer-use ids as plain entries`;
     case "instances":
       return typeof value === "string" && value !== ""
         ? fromInstances(resolve(dirname(experimentFile), value), value)
@@ -94,6 +98,13 @@ function expand(entry: unknown, experimentFile: string, catalog: readonly TaskRe
     default:
       return `unknown entry {${key}: …} — a task entry is ${ENTRY_FORMS}`;
   }
+}
+
+/** Task files (a task.yaml or a folder of them) relative to the experiment file; source = the file. */
+function fromTaskFiles(experimentFile: string, written: string): TaskRef[] | string {
+  const { tasks, problems } = loadTaskFolder(resolve(dirname(experimentFile), written));
+  if (problems.length > 0) return problems.map((p) => p.message).join("; ");
+  return tasks.map((t) => ({ kind: "cua", id: t.id, source: t.file }));
 }
 
 function fromInstances(file: string, written: string): TaskRef[] | string {

@@ -44,6 +44,10 @@ export const SettingsFileSchema = z.object({
       ask: z.array(z.string()).optional(),
       deny: z.array(z.string()).optional(),
       defaultMode: z.enum(PERMISSION_MODES).optional(),
+      // Claude Code's: "disable" refuses bypassPermissions (honoured). Extra directories are accepted
+      // and unused: the agent's workspace is the repository's copy, nothing outside it.
+      disableBypassPermissionsMode: z.literal("disable").optional(),
+      additionalDirectories: z.array(z.string()).optional(),
     })
     .optional(),
   hooks: z.strictObject(hookShape).optional(),
@@ -63,7 +67,7 @@ export function jsonPath(path: readonly PropertyKey[]): string {
 function expectedAt(path: readonly PropertyKey[]): string {
   const [top, , , inner] = path;
   if (top === "permissions")
-    return `"permissions" takes allow, ask and deny (lists of rules such as "Bash(npm test:*)") and defaultMode (${PERMISSION_MODES.join(", ")})`;
+    return `"permissions" takes allow, ask and deny (lists of rules such as "Bash(npm test:*)") defaultMode (${PERMISSION_MODES.join(", ")}), disableBypassPermissionsMode ("disable") and additionalDirectories`;
   if (top === "hooks" && path.length === 1)
     return `"hooks" is keyed by event: ${HOOK_EVENTS.join(", ")} (Claude Code's other events are not raised by acilab)`;
   if (top === "hooks" && inner === "hooks")

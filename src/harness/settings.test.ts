@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { permissionRules } from "./permission-rules.js";
 import { RuleSyntaxError } from "./rules.js";
-import { loadSettings, parseSettings, untrustedNotice } from "./settings.js";
+import { loadSettings, mergeSettings, parseSettings, untrustedNotice } from "./settings.js";
 import { SettingsError } from "./settings-schema.js";
 
 let dir: string;
@@ -113,6 +113,30 @@ describe("parseSettings: bad files say where and what to do", () => {
       "user",
     );
     expect(part.rules).toEqual([]);
+  });
+});
+
+describe("Claude Code's other permission keys", () => {
+  it("accepts additionalDirectories (unused) and honours disableBypassPermissionsMode from any file", () => {
+    const part = parseSettings(
+      JSON.stringify({
+        permissions: { additionalDirectories: ["../docs"], disableBypassPermissionsMode: "disable" },
+      }),
+      "/r/.acilab/settings.json",
+      "project",
+    );
+    expect(part.disableBypass).toBe(true);
+    // An untrusted repository may forbid bypassPermissions: it only makes things stricter.
+    expect(mergeSettings("/r", [part], false).disableBypass).toBe(true);
+    expect(
+      errorOf(() =>
+        parseSettings(
+          JSON.stringify({ permissions: { disableBypassPermissionsMode: "on" } }),
+          "/r/s.json",
+          "user",
+        ),
+      ).message,
+    ).toMatch(/disableBypassPermissionsMode/);
   });
 });
 

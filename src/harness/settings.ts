@@ -37,6 +37,7 @@ export interface SettingsPart {
   rules: Rule[];
   hooks: HookSpec[];
   defaultMode?: PermissionMode;
+  disableBypass?: boolean;
 }
 
 export interface Settings {
@@ -44,6 +45,8 @@ export interface Settings {
   repo: string;
   rules: Rule[];
   defaultMode?: PermissionMode;
+  /** A file said `disableBypassPermissionsMode: "disable"`: bypassPermissions is refused. */
+  disableBypass?: boolean;
   hooks: HookSpec[];
   /** The files that existed and were read, lowest precedence first. */
   files: string[];
@@ -103,7 +106,14 @@ export function parseSettings(
         });
     });
   const mode = permissions?.defaultMode;
-  return { file, scope, rules, hooks: specs, ...(mode ? { defaultMode: mode } : {}) };
+  return {
+    file,
+    scope,
+    rules,
+    hooks: specs,
+    ...(mode ? { defaultMode: mode } : {}),
+    ...(permissions?.disableBypassPermissionsMode === "disable" ? { disableBypass: true } : {}),
+  };
 }
 
 function checkMatcher(matcher: string, file: string, where: string): void {
@@ -137,6 +147,8 @@ export function mergeSettings(repo: string, parts: readonly SettingsPart[], trus
     out.rules.push(...(guarded ? part.rules.filter((r) => r.behavior !== "allow") : part.rules));
     if (!guarded) out.hooks.push(...part.hooks);
     if (part.defaultMode !== undefined && !looseMode) out.defaultMode = part.defaultMode;
+    // Any file may forbid bypassPermissions, trusted or not: it only makes things stricter.
+    if (part.disableBypass) out.disableBypass = true;
     if (looseMode) dropped.defaultMode = part.defaultMode;
     if (allows + hooks > 0 || looseMode) {
       dropped.allows += allows;

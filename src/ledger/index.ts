@@ -15,6 +15,7 @@ export {
 export {
   CACHE_READ_MULTIPLIER,
   CACHE_WRITE_MULTIPLIER,
+  FREE_POLICIES,
   loadPriceOverrides,
   PRICES,
   type Price,

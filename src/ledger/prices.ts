@@ -156,3 +156,9 @@ export async function loadPriceOverrides(path: string): Promise<PriceTable> {
 export function withOverrides(overrides: PriceTable, base: PriceTable = PRICES): PriceTable {
   return { ...base, ...overrides };
 }
+
+/** Policies that call no model spend nothing: priced at zero rather than "unknown", on every path. */
+export const FREE_POLICIES: PriceTable = withOverrides({
+  scripted: { input: 0, output: 0 },
+  replay: { input: 0, output: 0 },
+});

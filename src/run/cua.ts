@@ -5,8 +5,10 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import {
+  builtinStage,
   type ConfirmHook,
   type CuaOutcome,
+  type CuaStage,
   type CuaTask,
   contactSheet,
   createEnvironment,
@@ -15,13 +17,17 @@ import {
   type FrameRecord,
   frameCaptions,
   type Grade,
+  isTaskFile,
   LabelledEnvironment,
   type ObserveKind,
+  type OpenStage,
   type PageEvents,
   runCuaEpisode,
   type Size,
-  startTaskEpisode,
+  type TaskFile,
   type TierName,
+  taskFileScripted,
+  taskFileStage,
 } from "../cua/index.js";
 import { DEFAULT_CUA_LIMITS, type Limits } from "../loop/index.js";
 import type { ResultCore } from "./result.js";
@@ -55,6 +61,8 @@ export type CuaRunResult = ResultCore<"cua", Grade> & {
   blocked: string[];
   /** Requests the egress allowlist refused ("CONNECT host:443", "GET http://…"). */
   egress_refused: string[];
+  /** Why the browser ran with less than its box (or on the host, where bwrap cannot run); null when boxed. */
+  sandbox_warning: string | null;
   /** Where the app saw the secret API key arrive (empty = it never left). */
   key_leaks: string[];
   /** Files the page downloaded, saved under downloads/ in the run folder (path relative to it). */
@@ -65,28 +73,31 @@ export type CuaRunResult = ResultCore<"cua", Grade> & {
   contact_sheet: string | null;
 };
 
-export function cuaRun(task: CuaTask, options: CuaOptions): RunnableTask<CuaRunResult> {
+/** A built-in task (graded on its app's state) or a task file (graded in the page): one run path. */
+export function cuaRun(task: CuaTask | TaskFile, options: CuaOptions): RunnableTask<CuaRunResult> {
+  const file = isTaskFile(task);
   return {
     kind: "cua",
     id: task.id,
-    scripted: (file) => cuaScriptedPolicy(task, file),
-    execute: (run) => executeCua(task, options, run),
+    scripted: (steps) => (file ? taskFileScripted(task, steps) : cuaScriptedPolicy(task, steps)),
+    execute: (run) => executeCua(file ? taskFileStage(task) : builtinStage(task), options, run),
   };
 }
 
 async function executeCua(
-  task: CuaTask,
+  stage: CuaStage,
   options: CuaOptions,
   run: SharedRun,
 ): Promise<KindEnd<CuaRunResult>> {
-  const episode = await startTaskEpisode(task);
   // Downloads go into the run's folder, never anywhere else (without one, they go with the browser).
   const downloadsDir = run.out ? join(run.out, "downloads") : undefined;
   const env = new LabelledEnvironment(
     createEnvironment("browser", options.screen, downloadsDir ? { downloadsDir } : {}),
   );
+  let episode: OpenStage | undefined;
   let outcome: CuaOutcome;
   let egress: string[] = [];
+  let sandboxWarning: string | undefined;
   // The loop checks its wall clock between steps; a browser call that never returns would outlive
   // it. Closing the environment makes that call fail, so the episode ends as env_error instead.
   const hangMs = (options.limits?.wallClockMs ?? DEFAULT_CUA_LIMITS.wallClockMs) + HANG_GRACE_MS;
@@ -96,11 +107,14 @@ async function executeCua(
     void env.close().catch(() => undefined);
   }, hangMs);
   try {
+    episode = await stage.open(env);
     outcome = await runCuaEpisode({
       env,
       policy: run.policy,
-      task: { id: task.id, instruction: task.instruction, start: episode.start },
+      task: episode.task,
       observe: options.observe,
+      reset: !episode.loaded,
+      ...(episode.afterStep ? { afterStep: episode.afterStep } : {}),
       ledger: run.ledger,
       trajectory: run.trajectory,
       runId: run.runId,
@@ -112,6 +126,8 @@ async function executeCua(
       ...(run.out ? { framesDir: join(run.out, "frames") } : {}),
     });
     egress = env.refusals.map((r) => r.request);
+    await episode.beforeClose();
+    sandboxWarning = env.sandboxWarning;
     if (hung)
       outcome = {
         ...outcome,
@@ -120,11 +136,11 @@ async function executeCua(
   } finally {
     clearTimeout(guard);
     await settleWithin(env.close(), CLOSE_TIMEOUT_MS);
-    await episode.app.close();
+    await episode?.close();
   }
   // Graded after the browser is gone: the state is final and nothing can still be in flight.
-  const grade = task.grade(episode.app.state);
-  const sheet = run.out ? await writeSheet(task, options, outcome, env.labels, run.out) : undefined;
+  const grade = episode.grade();
+  const sheet = run.out ? await writeSheet(stage.id, options, outcome, env.labels, run.out) : undefined;
   const out = run.out;
   return {
     loop: outcome,
@@ -135,7 +151,8 @@ async function executeCua(
       model_image: `${outcome.model.width}x${outcome.model.height}`,
       blocked: outcome.blocked.map((b) => b.summary),
       egress_refused: egress,
-      key_leaks: [...episode.app.state.keyLeaks],
+      sandbox_warning: sandboxWarning ?? null,
+      key_leaks: episode.keyLeaks(),
       downloads: (env.downloads ?? []).map((d) =>
         d.path && out ? { ...d, path: relative(out, d.path) } : d,
       ),
@@ -147,7 +164,7 @@ async function executeCua(
 }
 
 async function writeSheet(
-  task: CuaTask,
+  id: string,
   options: CuaOptions,
   outcome: CuaOutcome,
   labels: string[],
@@ -164,7 +181,7 @@ async function writeSheet(
       caption: captions.get(f.step) ?? f.action,
     })),
     {
-      title: `${task.id} · ${options.observe} · ${options.screen.width}×${options.screen.height} · ${outcome.stopReason}`,
+      title: `${id} · ${options.observe} · ${options.screen.width}×${options.screen.height} · ${outcome.stopReason}`,
     },
   );
   const path = join(out, "contact-sheet.png");

@@ -17,7 +17,6 @@ export {
   wallSeconds,
 } from "./result.js";
 export {
-  FREE_POLICIES,
   type KindEnd,
   type RunnableTask,
   type RunOptions,

@@ -46,6 +46,7 @@ const CUA = [
   "model_image",
   "blocked",
   "egress_refused",
+  "sandbox_warning",
   "key_leaks",
   "downloads",
   "page_events",

@@ -6,17 +6,11 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Ledger, withOverrides } from "../ledger/index.js";
+import { FREE_POLICIES, Ledger } from "../ledger/index.js";
 import type { StopReason } from "../loop/index.js";
 import { isAgentless, makePolicy, type Policy, resolveAutoPolicy } from "../policies/index.js";
 import { type TrajectorySink, TrajectoryWriter } from "../trajectory/index.js";
 import { type GradeCore, type ResultCore, type ResultExtras, resultCore, type TaskKind } from "./result.js";
-
-/** Policies that call no model spend nothing: priced at zero rather than "unknown", on every path. */
-export const FREE_POLICIES = withOverrides({
-  scripted: { input: 0, output: 0 },
-  replay: { input: 0, output: 0 },
-});
 
 /** What the root hands a kind for one run. */
 export interface SharedRun {

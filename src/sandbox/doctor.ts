@@ -18,7 +18,7 @@ const run = promisify(execFile);
  * here, and why.
  */
 export interface DoctorCheck {
-  kind: "backend" | "feature" | "limit" | "queue";
+  kind: "backend" | "feature" | "limit" | "browser" | "queue";
   name: string;
   ok: boolean;
   /** One line: what was measured, or what is missing and the fix. */
@@ -61,6 +61,7 @@ const HEADINGS: Record<DoctorCheck["kind"], string> = {
   backend: "sandbox backends",
   feature: "kernel features",
   limit: "limits per sandboxed command (as acilab run gets them here)",
+  browser: "browser box (acilab cua): what holds for Chromium here",
   queue: "queue (--redis): what a worker or coordinator here needs",
 };
 
@@ -68,7 +69,7 @@ const HEADINGS: Record<DoctorCheck["kind"], string> = {
 export function formatDoctor(checks: DoctorCheck[]): string {
   const width = Math.max(...checks.map((c) => c.name.length));
   const lines: string[] = [];
-  for (const kind of ["backend", "feature", "limit", "queue"] as const) {
+  for (const kind of ["backend", "feature", "limit", "browser", "queue"] as const) {
     const group = checks.filter((x) => x.kind === kind);
     if (group.length === 0) continue;
     lines.push(HEADINGS[kind]);

@@ -1,5 +1,14 @@
 export { type ReadOnlyBind, resolveReadOnlyBinds } from "./binds.js";
 export {
+  DEFAULT_BOX_CPUS,
+  DEFAULT_BOX_MEMORY_BYTES,
+  DEFAULT_BOX_PIDS,
+  ProgramBox,
+  type ProgramBoxOptions,
+  sweepBoxLeftovers,
+  unprivilegedArgv,
+} from "./box/index.js";
+export {
   adoptTree,
   assertReachable,
   type BackendChoice,
@@ -19,7 +28,14 @@ export {
 } from "./bwrap/index.js";
 export { type DoctorCheck, detectBackends, formatDoctor } from "./doctor.js";
 export type { LimitLine, LimitProbe } from "./doctor-limits.js";
-export { formatDecisions, type NetDecision, type NetworkPolicy, parseAllowRule } from "./net/index.js";
+export {
+  formatDecisions,
+  type NetDecision,
+  type NetworkPolicy,
+  PROXY_SOCKET,
+  PROXY_URL,
+  parseAllowRule,
+} from "./net/index.js";
 export { HeadTailBuffer } from "./output-cap.js";
 export {
   DEFAULT_LIMITS,

@@ -73,10 +73,24 @@ export interface ScreenPoint {
  * lands on). A hook that guards against acts on named things reads it; coding hooks ignore it.
  */
 export type ToolTarget =
-  /** The element at the point, as the accessibility tree names it. */
-  | { kind: "element"; role: string; name: string; states: string[]; point: ScreenPoint }
-  /** What is at the point could not be read (this frame's element capture failed): refuse, don't guess. */
-  | { kind: "unreadable"; reason: string; point: ScreenPoint };
+  /**
+   * A control the call would activate: its role and name as a user reads them, every other text that
+   * names it (`label`: aria-label, title, value, its form's label and action), and how the call reaches
+   * it (`via`: "press", "focused", "under a see-through element"; absent for a plain hit).
+   */
+  | {
+      kind: "element";
+      role: string;
+      name: string;
+      states: string[];
+      point?: ScreenPoint;
+      label?: string;
+      via?: string;
+    }
+  /** What the call would act on could not be read (a failed capture, a cross-origin frame): refuse, don't guess. */
+  | { kind: "unreadable"; reason: string; point?: ScreenPoint }
+  /** A call that can activate more than one thing (a drag's two ends, a control under an overlay): judge each. */
+  | { kind: "several"; targets: ToolTarget[] };
 
 /**
  * Asked before every tool call runs, with the validated (and, where the tool resolves it, resolved)

@@ -228,6 +228,9 @@ describe("hooks in acilab agent", () => {
 describe("applying to a tree that changed meanwhile", () => {
   it("refuses whole, names the file, keeps the patch, exit 1", async () => {
     const repo = makeRepo();
+    // A text file: no lint guard between the edit and the hook (on a loaded machine a Python
+    // file's lint check is one more process that may be slow).
+    writeFileSync(join(repo, "notes.txt"), "todo: add\n");
     // A PostToolUse hook (on the host) edits the user's real file after the agent's edit: the user
     // working in their editor while the agent works.
     const settings = settingsFile({
@@ -235,25 +238,25 @@ describe("applying to a tree that changed meanwhile", () => {
         PostToolUse: [
           {
             matcher: "Edit",
-            hooks: [{ type: "command", command: `printf 'mine\\n' > ${join(repo, "calc.py")}` }],
+            hooks: [{ type: "command", command: `printf 'mine\\n' > ${join(repo, "notes.txt")}` }],
           },
         ],
       },
     });
     const r = await agent(repo, [
       "--policy",
-      `scripted:${script([FIX, { say: "fixed" }])}`,
+      `scripted:${script([{ tool: "str_replace", input: { path: "notes.txt", old: "todo", new: "done" } }, { say: "noted" }])}`,
       "--settings",
       settings,
       "--permission-mode",
       "acceptEdits",
       "--apply",
     ]);
-    expect(r.code).toBe(1);
-    expect(r.err).toMatch(/not applied: 1 file\(s\)[\s\S]*calc\.py: changed since the session started/);
-    expect(readFileSync(join(repo, "calc.py"), "utf8")).toBe("mine\n");
+    expect(r.code, r.err).toBe(1);
+    expect(r.err).toMatch(/not applied: 1 file\(s\)[\s\S]*notes\.txt: changed since the session started/);
+    expect(readFileSync(join(repo, "notes.txt"), "utf8")).toBe("mine\n");
     const acilab = r.result?.acilab as { applied: boolean; patch: string };
     expect(acilab.applied).toBe(false);
-    expect(readFileSync(acilab.patch, "utf8")).toContain("+    return a + b");
+    expect(readFileSync(acilab.patch, "utf8")).toContain("+done: add");
   });
 });

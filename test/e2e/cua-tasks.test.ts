@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import pLimit from "p-limit";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   getCuaTask,
@@ -23,19 +24,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** Episodes at once: the machine has two cores, and each episode is mostly one Chromium's CPU. */
 const PARALLEL = 2;
-let free = PARALLEL;
-const waiting: Array<() => void> = [];
-async function slot<T>(work: () => Promise<T>): Promise<T> {
-  if (free === 0) await new Promise<void>((resolve) => waiting.push(resolve));
-  else free--;
-  try {
-    return await work();
-  } finally {
-    const next = waiting.shift();
-    if (next) next();
-    else free++;
-  }
-}
+const slot = pLimit(PARALLEL);
 
 let runs = 0;
 async function run(id: string, observe: ObserveKind, policy?: ScriptedCuaPolicy) {

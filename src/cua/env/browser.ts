@@ -3,30 +3,24 @@
  * per episode, viewport = screen and device scale factor 1 (screenshot px = CSS px = input coordinates),
  * every request through the egress allowlist proxy, cookies injected before the first load.
  */
-import { type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
+import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import {
   type Capture,
   type Environment,
   type EnvironmentStart,
   type ObserveKind,
   PageHazardError,
+  type Probe,
+  type ProbeQuery,
   type ScreenAction,
   type Size,
 } from "../types.js";
 import { collectElements } from "./a11y.js";
-import {
-  artifactsDirOf,
-  assertChromium,
-  CHROMIUM_FLAGS,
-  CHROMIUM_PATH,
-  freshProfile,
-  pageRefusals,
-  proxyFlags,
-  removeProfile,
-} from "./chromium.js";
+import { artifactsDirOf, assertChromium, freshProfile, pageRefusals, removeProfile } from "./chromium.js";
 import { cleanDom, DEFAULT_DOM_BUDGET } from "./dom.js";
-import { EgressProxy, type EgressRefusal, originRule } from "./egress.js";
+import { type EgressProxy, type EgressRefusal, originRule } from "./egress.js";
 import { toPlaywrightKeys } from "./keys.js";
+import { browserPid, type LaunchedChromium, launchChromium } from "./launch.js";
 import { PageActivity } from "./page-activity.js";
 import {
   type DownloadRecord,
@@ -35,6 +29,7 @@ import {
   type PageGuardOptions,
   RENDERER_HEAP_MB,
 } from "./page-guard.js";
+import { probeThroughCdp } from "./probe.js";
 import { sweepBrowserLeftovers } from "./scratch.js";
 import { drawMarks } from "./som.js";
 
@@ -66,6 +61,8 @@ export class BrowserEnvironment implements Environment {
   private page: Page | undefined;
   private cdp: CDPSession | undefined;
   private profile: string | undefined;
+  private launched: LaunchedChromium | undefined;
+  private warning: string | undefined;
   private readonly activity = new PageActivity();
   private readonly guard: PageGuard;
   private readonly heapMb: number;
@@ -95,9 +92,22 @@ export class BrowserEnvironment implements Environment {
     return pageRefusals(this.proxy?.refusals ?? [], this.activity.pageHosts);
   }
 
-  /** This episode's fresh --user-data-dir (removed on the next reset and on close). */
+  /**
+   * The host directory Playwright was given as --user-data-dir (removed on the next reset and on
+   * close). A boxed browser keeps its real profile in the box's private /tmp (launch.ts, BOX_PROFILE).
+   */
   get userDataDir(): string | undefined {
     return this.profile;
+  }
+
+  /** Why the browser runs with less than the full box, if it does (result.json's sandbox_warning). */
+  get sandboxWarning(): string | undefined {
+    return this.warning;
+  }
+
+  /** The Chromium browser process (host pid), while it runs. */
+  get browserPid(): number | undefined {
+    return this.launched ? browserPid(this.launched.box) : undefined;
   }
 
   async reset(start: EnvironmentStart): Promise<void> {
@@ -106,34 +116,23 @@ export class BrowserEnvironment implements Environment {
     await this.closeBrowser();
     this.guard.clear();
     await sweepBrowserLeftovers();
-    this.proxy ??= await EgressProxy.start();
-    this.proxy.setAllowHosts(start.allowHosts ?? [originRule(start.url)]);
     this.profile = freshProfile();
-    this.context = await chromium.launchPersistentContext(this.profile, {
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      viewport: this.screen,
-      screen: this.screen,
-      deviceScaleFactor: 1,
-      args: [
-        ...CHROMIUM_FLAGS,
-        ...proxyFlags(this.proxy.url),
-        `--js-flags=--max-old-space-size=${this.heapMb}`,
-      ],
-      // Downloads and traces in the episode's scratch, never Playwright's folder in the shared /tmp.
+    this.launched = await launchChromium({
+      hostProfile: this.profile,
       artifactsDir: artifactsDirOf(this.profile),
-      acceptDownloads: true,
-      // Signals are the command's to handle (a run stops cleanly on Ctrl-C and closes the browser
-      // itself); Playwright's own handlers would kill the browser mid-episode, or keep a process
-      // that nobody else handles the signal for alive. Its exit handler still kills the browser.
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-      // Chromium's singleton socket dir goes under TMPDIR; inside the profile, it goes when the profile does.
-      env: { ...process.env, TMPDIR: this.profile },
-      // Playwright must not add its own proxy bypass or download anything.
-      ignoreDefaultArgs: ["--enable-automation"],
+      args: [`--js-flags=--max-old-space-size=${this.heapMb}`],
+      context: {
+        headless: true,
+        viewport: this.screen,
+        screen: this.screen,
+        deviceScaleFactor: 1,
+        acceptDownloads: true,
+      },
+      allowHosts: start.allowHosts ?? [originRule(start.url)],
     });
+    this.proxy = this.launched.proxy;
+    this.warning = this.launched.warning;
+    this.context = this.launched.context;
     if (start.cookies && start.cookies.length > 0) {
       await this.context.addCookies(start.cookies.map((c) => ({ ...c, path: c.path ?? "/" })));
     }
@@ -266,6 +265,12 @@ export class BrowserEnvironment implements Environment {
     }
   }
 
+  /** What a press at a point, or a key on the focus, would activate in the current page (the gate's reading). */
+  async probe(query: ProbeQuery): Promise<Probe> {
+    if (!this.page || !this.cdp) return { ok: false, reason: "the browser has no page open" };
+    return probeThroughCdp(this.cdp, query);
+  }
+
   /** Evaluate a script in the current page (tests and graders read page state with it). */
   async evaluate<T>(script: string): Promise<T> {
     return (await this.live().page.evaluate(script)) as T;
@@ -273,7 +278,6 @@ export class BrowserEnvironment implements Environment {
 
   async close(): Promise<void> {
     await this.closeBrowser();
-    await this.proxy?.close();
     this.proxy = undefined;
   }
 
@@ -299,12 +303,13 @@ export class BrowserEnvironment implements Environment {
   }
 
   private async closeBrowser(): Promise<void> {
-    const context = this.context;
-    this.context = this.page = this.cdp = undefined;
+    const launched = this.launched;
+    this.launched = this.context = this.page = this.cdp = undefined;
     this.activity.clear();
     // Downloads in progress finish first, so the episode's folder holds whole files.
     await this.guard.settle();
-    if (context) await context.close().catch(() => undefined);
+    // The browser, then its proxy and box: the profile in the box's /tmp goes with the box.
+    if (launched) await launched.close();
     removeProfile(this.profile);
     this.profile = undefined;
   }

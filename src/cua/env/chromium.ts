@@ -55,6 +55,28 @@ export function proxyFlags(proxyUrl: string): string[] {
   ];
 }
 
+/**
+ * Flags of a boxed Chromium: the common ones without --no-sandbox (its own sandbox is on inside the
+ * box; the launcher drops back to --no-sandbox only where that cannot start), and no crash uploads.
+ * Chromium 156 still starts chrome_crashpad_handler with --disable-breakpad; --disable-crashpad-for-
+ * testing would stop it but makes the network service crash on its first request ("FD ownership
+ * violation", measured here), so the handler runs — inside the box, where its database is under the
+ * box's private home (/tmp/home/.config/chromium/Crash Reports) and goes with it, with nothing to send
+ * to and no consent to send.
+ */
+export const BOX_CHROMIUM_FLAGS: readonly string[] = [
+  ...CHROMIUM_FLAGS.filter((f) => f !== "--no-sandbox"),
+  "--disable-breakpad",
+  "--disable-crash-reporter",
+];
+
+/** Debian's /usr/bin/chromium is a shell launcher; inside the box the binary itself runs. */
+export function boxChromiumBinary(): string {
+  if (CHROMIUM_PATH === "/usr/bin/chromium" && existsSync("/usr/lib/chromium/chromium"))
+    return "/usr/lib/chromium/chromium";
+  return CHROMIUM_PATH;
+}
+
 export function assertChromium(): void {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(

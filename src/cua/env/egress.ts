@@ -5,6 +5,7 @@
  * forwarded or refused and recorded. Playwright's `route` is not a boundary: it sees only the first URL
  * of a redirect chain (measured here: a 302 to a refused port went through).
  */
+import { chmodSync } from "node:fs";
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from "node:http";
 import { connect, type Socket } from "node:net";
 
@@ -66,7 +67,10 @@ export function isAllowed(rules: readonly Rule[], host: string, port: number): b
   );
 }
 
-/** A running allowlist proxy on 127.0.0.1; `url` goes into Chromium's `--proxy-server`. */
+/**
+ * A running allowlist proxy: on 127.0.0.1, where `url` goes into Chromium's `--proxy-server`; or on a
+ * Unix socket (`url` is then `unix:PATH`) that a boxed browser reaches through the box's relay.
+ */
 export class EgressProxy {
   readonly refusals: EgressRefusal[] = [];
   private rules: Rule[] = [];
@@ -77,12 +81,21 @@ export class EgressProxy {
     readonly url: string,
   ) {}
 
-  static async start(): Promise<EgressProxy> {
+  static async start(listen: { socketPath?: string } = {}): Promise<EgressProxy> {
     const server = createServer();
+    const { socketPath } = listen;
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
-      server.listen(0, "127.0.0.1", () => resolve());
+      if (socketPath !== undefined) server.listen(socketPath, () => resolve());
+      else server.listen(0, "127.0.0.1", () => resolve());
     });
+    if (socketPath !== undefined) {
+      // The box's uid connects; the directory (0700, that uid's) is what keeps everyone else out.
+      chmodSync(socketPath, 0o666);
+      const proxy = new EgressProxy(server, `unix:${socketPath}`);
+      proxy.wire();
+      return proxy;
+    }
     const address = server.address();
     if (address === null || typeof address === "string") throw new Error("egress proxy: no TCP address");
     const proxy = new EgressProxy(server, `http://127.0.0.1:${address.port}`);

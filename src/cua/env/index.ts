@@ -1,5 +1,6 @@
 /** Computer-use environments (a headless browser and an X11 desktop) and what they observe. */
 export { collectAxTree, collectElements, type ViewportPlacement } from "./a11y.js";
+export { browserBoxChecks } from "./box-doctor.js";
 export {
   BrowserEnvironment,
   type BrowserEnvironmentOptions,
@@ -45,6 +46,8 @@ import { X11Environment } from "./x11.js";
 export interface InspectableEnvironment extends Environment {
   /** Requests the egress allowlist refused this episode. */
   readonly refusals: readonly EgressRefusal[];
+  /** Set when the browser runs with less than its box (or on the host): result.json's sandbox_warning. */
+  readonly sandboxWarning: string | undefined;
   /** Run a script in the page (graders read final state with it); X11 needs its built-in Chromium. */
   evaluate<T>(script: string): Promise<T>;
   /** What the page did (dialogs, popups, a crash): the browser environment counts them. */

@@ -4,7 +4,7 @@
  * sweeps it, and never a live run's.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -15,6 +15,8 @@ import { tsxLoaderPath } from "../../tasks/index.js";
 import { SCRATCH_PREFIX } from "./scratch.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "acilab-scratch-test-"));
+// Searchable by the box's uid, so the browser runs boxed (under a 0700 TMPDIR it falls back to the host).
+chmodSync(tmp, 0o711);
 const children: ChildProcess[] = [];
 let server: Server;
 let url = "";
@@ -65,11 +67,17 @@ describe("browser scratch", () => {
     const scratch = (p: string) => join(p, "..");
     expect(readdirSync(scratch(killed.profile)).sort()).toEqual([".acilab-owner", "artifacts", "profile"]);
     expect(readdirSync(tmp).filter((n) => n.startsWith("playwright"))).toEqual([]);
+    // The boxed browser's box (its wrapper, seccomp filter and proxy socket) outlives a SIGKILL too.
+    const boxes = () => readdirSync(tmp).filter((n) => n.startsWith("acilab-box-"));
+    const killedBoxes = boxes();
 
     const next = await browserChild("wait"); // the next start sweeps before its first episode
     expect(existsSync(scratch(killed.profile))).toBe(false);
     expect(existsSync(scratch(live.profile))).toBe(true);
     expect(readdirSync(tmp).filter((n) => n.startsWith(SCRATCH_PREFIX))).toHaveLength(2);
+    // Both runs' boxes were there after the kill; now only the live runs' (one each) are.
+    expect(boxes().length).toBe(2);
+    expect(killedBoxes.length).toBe(2);
 
     // Ended by a signal nobody handles, a run still removes its scratch on the way out.
     for (const c of [live.child, next.child]) {
@@ -77,7 +85,9 @@ describe("browser scratch", () => {
       await exited(c);
     }
     expect(
-      readdirSync(tmp).filter((n) => n.startsWith(SCRATCH_PREFIX) || n.startsWith("playwright")),
+      readdirSync(tmp).filter(
+        (n) => n.startsWith(SCRATCH_PREFIX) || n.startsWith("acilab-box-") || n.startsWith("playwright"),
+      ),
     ).toEqual([]);
   });
 });

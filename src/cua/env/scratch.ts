@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { markOwned, releaseOwned, sweepDeadOwners } from "../../owners/index.js";
+import { sweepBoxLeftovers } from "../../sandbox/index.js";
 
 export const SCRATCH_PREFIX = "acilab-browser-";
 /**
@@ -26,11 +27,11 @@ export interface BrowserScratch {
 let swept: Promise<string[]> | undefined;
 
 /**
- * Remove the scratch of browsers whose owners are provably dead, once per process (before its first
- * episode); later calls return the first sweep's result.
+ * Remove the scratch of browsers whose owners are provably dead, and their boxes' directories, once
+ * per process (before its first episode); later calls return the first sweep's result.
  */
 export function sweepBrowserLeftovers(parent: string = tmpdir()): Promise<string[]> {
-  swept ??= sweepDeadOwners(SWEPT_PREFIXES, parent);
+  swept ??= Promise.all([sweepDeadOwners(SWEPT_PREFIXES, parent), sweepBoxLeftovers()]).then((r) => r.flat());
   return swept;
 }
 

@@ -102,6 +102,23 @@ describe.skipIf(!haveX)("X11Environment (Xvfb + matchbox + xdotool)", () => {
       .toBe("entered Grace Hopper");
   });
 
+  it("reads the live page for the confirmation gate over CDP, at screen coordinates", async () => {
+    const cap = await env.capture("a11y");
+    const go = named(cap.elements, "Press me");
+    const probe = await env.probe({ kind: "point", ...boxCentre(go) });
+    expect(probe).toMatchObject({ ok: true, controls: [{ role: "button", name: "Press me" }] });
+    // The control's point is on the screen, where the accessibility tree boxes it.
+    const point = probe.ok ? probe.controls[0]?.point : undefined;
+    expect(Math.abs((point?.x ?? 0) - boxCentre(go).x)).toBeLessThanOrEqual(1);
+    await env.act({ kind: "click", ...boxCentre(named(cap.elements, "Your name")) });
+    await expect
+      .poll(async () => {
+        const focus = await env.probe({ kind: "focus" });
+        return focus.ok ? focus.focus?.kind : focus.reason;
+      }, EVENTUALLY)
+      .toBe("text");
+  });
+
   it("scrolls with the wheel and draws marks", async () => {
     await env.act({ kind: "scroll", x: 500, y: 300, dx: 0, dy: 600 });
     await expect.poll(() => env.evaluate<number>("scrollY"), EVENTUALLY).toBeGreaterThanOrEqual(300);
@@ -119,14 +136,21 @@ describe.skipIf(!haveX)("X11Environment (Xvfb + matchbox + xdotool)", () => {
     };
     await expect.poll(contrast, EVENTUALLY).toBeGreaterThan(50);
     await expect(env.capture("a11y")).rejects.toThrow(/only the built-in Chromium/);
+    // No page to read: the gate falls back to what captures show (nothing), as for clicks today.
+    await expect(env.probe({ kind: "focus" })).rejects.toThrow(/only the built-in Chromium/);
     await env.act({ kind: "click", x: 20, y: 20 });
   });
 
   it("close leaves no Xvfb, window manager or application process behind", async () => {
     await env.reset({ url });
     const groups = env.processGroups;
-    expect(groups).toHaveLength(3); // Xvfb, matchbox, chromium
+    expect(groups).toHaveLength(2); // Xvfb, matchbox; Chromium is Playwright's, in its box
+    const browser = env.browserPid;
+    expect(browser).toBeGreaterThan(0);
     await env.close();
+    expect(
+      existsSync(`/proc/${browser}/cmdline`) && readFileSync(`/proc/${browser}/cmdline`, "utf8"),
+    ).toBeFalsy();
     // Killed children are re-parented to PID 1 and linger as zombies until it reaps them: only live
     // (non-zombie) members of our groups count.
     const alive = liveMembers(groups);

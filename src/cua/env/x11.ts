@@ -11,7 +11,8 @@
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, type CDPSession, chromium, type Page } from "playwright-core";
+import type { BrowserContext, CDPSession, Page } from "playwright-core";
+import { unprivilegedArgv } from "../../sandbox/index.js";
 import { encodeRaw } from "../image.js";
 import {
   type Capture,
@@ -19,6 +20,8 @@ import {
   type EnvironmentStart,
   NoAccessibilityTreeError,
   type ObserveKind,
+  type Probe,
+  type ProbeQuery,
   type ScreenAction,
   type Size,
 } from "../types.js";
@@ -27,16 +30,15 @@ import { DEFAULT_SCREEN, MAX_WAIT_SECONDS } from "./browser.js";
 import {
   artifactsDirOf,
   assertChromium,
-  CHROMIUM_FLAGS,
-  CHROMIUM_PATH,
   freshProfile,
   pageRefusals,
-  proxyFlags,
   QUIET_CHROMIUM_FLAGS,
   removeProfile,
 } from "./chromium.js";
 import { cleanDom, DEFAULT_DOM_BUDGET } from "./dom.js";
-import { EgressProxy, type EgressRefusal, originRule } from "./egress.js";
+import { type EgressProxy, type EgressRefusal, originRule } from "./egress.js";
+import { browserPid, type LaunchedChromium, launchChromium } from "./launch.js";
+import { probeThroughCdp } from "./probe.js";
 import { type Owned, removeNow, removeOnExit, run, spawnOwned, stopOwned } from "./proc.js";
 import { sweepBrowserLeftovers } from "./scratch.js";
 import { drawMarksRaw } from "./som.js";
@@ -57,7 +59,7 @@ export interface X11EnvironmentOptions {
 
 /** The browser inside the desktop, when the application is Chromium. */
 interface InnerBrowser {
-  browser: Browser;
+  context: BrowserContext;
   page: Page;
   cdp: CDPSession;
 }
@@ -73,6 +75,8 @@ export class X11Environment implements Environment {
   private profile: string | undefined;
   private proxy: EgressProxy | undefined;
   private inner: InnerBrowser | undefined;
+  private launched: LaunchedChromium | undefined;
+  private warning: string | undefined;
 
   constructor(options: X11EnvironmentOptions = {}) {
     this.screen = options.screen ?? DEFAULT_SCREEN;
@@ -84,7 +88,20 @@ export class X11Environment implements Environment {
     return pageRefusals(this.proxy?.refusals ?? []);
   }
 
-  /** Process-group ids of Xvfb, the WM and the application (each started in its own group). */
+  /** Why the desktop's Chromium runs with less than the full box, if it does (result.json). */
+  get sandboxWarning(): string | undefined {
+    return this.warning;
+  }
+
+  /** The desktop's Chromium browser process (host pid), while it runs. */
+  get browserPid(): number | undefined {
+    return this.launched ? browserPid(this.launched.box) : undefined;
+  }
+
+  /**
+   * Process-group ids of Xvfb, the WM and a started program (each in its own group). The built-in
+   * Chromium is Playwright's, in its box (see browserPid).
+   */
   get processGroups(): number[] {
     return this.procs.flatMap((p) => (p.child.pid === undefined ? [] : [p.child.pid]));
   }
@@ -108,9 +125,9 @@ export class X11Environment implements Environment {
     this.procs.push(xvfb.owned);
     this.display = xvfb.display;
     this.fbFile = xvfb.fbFile;
-    this.procs.push(
-      spawnOwned("matchbox-window-manager", "matchbox-window-manager", ["-use_titlebar", "no"], this.env()),
-    );
+    // The window manager is an X client like the browser: the sandbox's uid, not root.
+    const wm = [...unprivilegedArgv(), "matchbox-window-manager", "-use_titlebar", "no"];
+    this.procs.push(spawnOwned("matchbox-window-manager", wm[0] as string, wm.slice(1), this.env()));
     if (start.command?.length) {
       const [cmd, ...args] = start.command as [string, ...string[]];
       this.procs.push(spawnOwned(cmd, cmd, args, this.env()));
@@ -152,6 +169,19 @@ export class X11Environment implements Environment {
     if (action.kind === "scroll") await new Promise((r) => setTimeout(r, SCROLL_SETTLE_MS));
   }
 
+  /**
+   * The gate's reading of the inner Chromium's page, over its CDP session. A desktop running another
+   * program has no page to read: NoAccessibilityTreeError, as for an a11y capture.
+   */
+  async probe(query: ProbeQuery): Promise<Probe> {
+    // The same error captures throw: the gate then reads what captures show, which is nothing (see perceive.ts).
+    const inner = this.innerFor("a11y");
+    const placement = await this.placement(inner.page).catch(() => undefined);
+    if (!placement)
+      return { ok: false, reason: "the browser window's place on the screen could not be read" };
+    return probeThroughCdp(inner.cdp, query, placement.offset);
+  }
+
   /** Evaluate a script in the inner browser's page (tests and graders read page state with it). */
   async evaluate<T>(script: string): Promise<T> {
     return (await this.innerFor("dom").page.evaluate(script)) as T;
@@ -159,7 +189,6 @@ export class X11Environment implements Environment {
 
   async close(): Promise<void> {
     await this.teardown();
-    await this.proxy?.close();
     this.proxy = undefined;
   }
 
@@ -192,44 +221,33 @@ export class X11Environment implements Environment {
   private async startChromium(start: EnvironmentStart): Promise<void> {
     assertChromium();
     const url = start.url!;
-    this.proxy ??= await EgressProxy.start();
-    this.proxy.setAllowHosts(start.allowHosts ?? [originRule(url)]);
     await sweepBrowserLeftovers();
     this.profile = freshProfile();
     const { width, height } = this.screen;
-    const args = [
-      ...CHROMIUM_FLAGS,
-      ...QUIET_CHROMIUM_FLAGS,
-      ...proxyFlags(this.proxy.url),
-      `--user-data-dir=${this.profile}`,
-      "--kiosk",
-      `--window-size=${width},${height}`,
-      "--window-position=0,0",
-      "--force-device-scale-factor=1",
-      "--remote-debugging-address=127.0.0.1",
-      "--remote-debugging-port=0",
-      "about:blank",
-    ];
-    // TMPDIR inside the profile: Chromium's singleton socket dir is removed with it, even after SIGKILL.
-    const owned = spawnOwned("chromium", CHROMIUM_PATH, args, { ...this.env(), TMPDIR: this.profile });
-    this.procs.push(owned);
-    const portFile = join(this.profile, "DevToolsActivePort");
-    await waitFor(
-      () => existsSync(portFile) && readFileSync(portFile, "utf8").includes("\n"),
-      APP_START_TIMEOUT_MS,
-      () =>
-        `x11 environment: Chromium did not open its DevTools port within ${APP_START_TIMEOUT_MS} ms: ${owned.stderr().slice(-500)}`,
-    );
-    const port = readFileSync(portFile, "utf8").split("\n")[0];
-    const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`, {
+    // Launched by Playwright like the headless browser, in the same box; only this display's socket
+    // is bound into it (launch.ts).
+    const launched = await launchChromium({
+      hostProfile: this.profile,
       artifactsDir: artifactsDirOf(this.profile),
+      args: [
+        ...QUIET_CHROMIUM_FLAGS,
+        "--kiosk",
+        `--window-size=${width},${height}`,
+        "--window-position=0,0",
+        "--force-device-scale-factor=1",
+      ],
+      context: { headless: false, viewport: null, timeout: APP_START_TIMEOUT_MS },
+      allowHosts: start.allowHosts ?? [originRule(url)],
+      ...(this.display ? { display: this.display } : {}),
     });
-    const context = browser.contexts()[0];
-    if (!context) throw new Error("x11 environment: Chromium exposed no browser context over CDP");
+    this.launched = launched;
+    this.proxy = launched.proxy;
+    this.warning = launched.warning;
+    const { context } = launched;
     if (start.cookies?.length)
       await context.addCookies(start.cookies.map((c) => ({ ...c, path: c.path ?? "/" })));
     const page = context.pages()[0] ?? (await context.newPage());
-    this.inner = { browser, page, cdp: await context.newCDPSession(page) };
+    this.inner = { context, page, cdp: await context.newCDPSession(page) };
     await page.goto(url, { waitUntil: "load", timeout: APP_START_TIMEOUT_MS });
     await this.waitForWindow("chromium");
   }
@@ -271,10 +289,10 @@ export class X11Environment implements Environment {
   }
 
   private async teardown(): Promise<void> {
-    const inner = this.inner;
-    this.inner = undefined;
-    // Disconnect only: the process group is stopped below, with the rest of the desktop.
-    if (inner) await inner.browser.close().catch(() => undefined);
+    const launched = this.launched;
+    this.inner = this.launched = undefined;
+    // The browser first (its box and proxy with it), while its display is still there.
+    if (launched) await launched.close();
     for (const owned of this.procs.reverse()) await stopOwned(owned);
     this.procs = [];
     removeProfile(this.profile);

@@ -1,7 +1,8 @@
 /** Start Xvfb on a free display and know when it is ready, without guessing display numbers. */
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { chownSync, existsSync } from "node:fs";
 import { join } from "node:path";
+import { sandboxIdentity, unprivilegedArgv } from "../../sandbox/index.js";
 import type { Size } from "../types.js";
 import { type Owned, trackGroup } from "./proc.js";
 
@@ -36,7 +37,16 @@ export async function startXvfb(screen: Size, fbDir: string): Promise<StartedXvf
     "-fbdir",
     fbDir,
   ];
-  const child = spawn("/usr/bin/Xvfb", args, { detached: true, stdio: ["ignore", "ignore", "pipe", "pipe"] });
+  // Not as root: the X server parses what the boxed browser sends it. As the sandbox's uid, with its
+  // frame buffer directory handed over (the host reads it as root).
+  const drop = unprivilegedArgv();
+  const id = sandboxIdentity();
+  if (id.switched) chownSync(fbDir, id.uid, id.gid);
+  const argv = [...drop, "/usr/bin/Xvfb", ...args];
+  const child = spawn(argv[0] as string, argv.slice(1), {
+    detached: true,
+    stdio: ["ignore", "ignore", "pipe", "pipe"],
+  });
   trackGroup(child);
   let stderr = "";
   child.stderr?.on("data", (d: Buffer) => {

@@ -4,4 +4,5 @@ export { describeCuaTask, getCuaTask, listCuaTasks, startTaskEpisode, type TaskE
 export { contactSheet, type SheetFrame } from "./contact-sheet.js";
 export { LabelledEnvironment } from "./labelled-env.js";
 export { cuaScriptedPolicy } from "./policy.js";
+export { builtinStage } from "./stage.js";
 export type { AppState, CuaTask, Grade, TaskDefence } from "./types.js";

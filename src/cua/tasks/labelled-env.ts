@@ -1,6 +1,15 @@
 import type { InspectableEnvironment } from "../env/index.js";
 import { targetAt } from "../gate.js";
-import type { Capture, EnvironmentStart, ObserveKind, ScreenAction, UiElement } from "../types.js";
+import {
+  type Capture,
+  type EnvironmentStart,
+  NoAccessibilityTreeError,
+  type ObserveKind,
+  type Probe,
+  type ProbeQuery,
+  type ScreenAction,
+  type UiElement,
+} from "../types.js";
 
 /**
  * The task runner's wrapper around an environment. It remembers, for every action executed, the
@@ -30,6 +39,9 @@ export class LabelledEnvironment implements InspectableEnvironment {
   get downloads() {
     return this.inner.downloads;
   }
+  get sandboxWarning() {
+    return this.inner.sandboxWarning;
+  }
 
   reset(start: EnvironmentStart): Promise<void> {
     return this.inner.reset(start);
@@ -50,6 +62,16 @@ export class LabelledEnvironment implements InspectableEnvironment {
         : undefined;
     this.labels.push(hit ? `${hit.role} "${hit.name}"` : "");
     return this.inner.act(action);
+  }
+
+  /** The confirmation gate's live reading, passed through (it must see the page the actions reach). */
+  probe(query: ProbeQuery): Promise<Probe> {
+    if (!this.inner.probe) {
+      return Promise.reject(
+        new NoAccessibilityTreeError(`${this.inner.kind} environment: no live page to read`),
+      );
+    }
+    return this.inner.probe(query);
   }
 
   evaluate<T>(script: string): Promise<T> {

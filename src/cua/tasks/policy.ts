@@ -8,7 +8,7 @@ const Target = z.object({ role: z.string().min(1), name: z.string() }).strict();
 const Point = z.object({ x: z.number(), y: z.number() }).strict();
 const Where = z.union([Target, Point]);
 /** The JSON form of a script step (names are plain strings; RegExp targets exist only in code). */
-const Step = z.union([
+export const SCRIPT_STEP = z.union([
   z.object({ click: Where, button: z.enum(["left", "right", "middle"]).optional() }).strict(),
   z.object({ double_click: Where }).strict(),
   z.object({ move: Where }).strict(),
@@ -25,14 +25,17 @@ const Step = z.union([
   z.object({ done: z.string().min(1) }).strict(),
   z.object({ call: z.object({ name: z.string(), input: z.unknown() }).strict() }).strict(),
 ]);
-const ScriptJson = z.union([z.array(Step).min(1), z.object({ steps: z.array(Step).min(1) }).strict()]);
+const ScriptJson = z.union([
+  z.array(SCRIPT_STEP).min(1),
+  z.object({ steps: z.array(SCRIPT_STEP).min(1) }).strict(),
+]);
 
 /**
  * The scripted policy of a computer-use task: `file` undefined is the task's reference script (plain
  * `--policy scripted`), else a JSON list of steps (`scripted:FILE`). Other specs are resolved by the
  * run contract (src/run), like every kind's.
  */
-export function cuaScriptedPolicy(task: CuaTask, file: string | undefined): Policy {
+export function cuaScriptedPolicy(task: Pick<CuaTask, "id" | "script">, file: string | undefined): Policy {
   // Numbered elements are used where the observation offers them: a11y and som runs exercise click_element.
   const options = { useElementNumbers: true };
   if (file === undefined) return new ScriptedCuaPolicy(`scripted:${task.id}`, task.script, options);

@@ -29,6 +29,8 @@ export interface Grade {
   resolved: boolean;
   /** One sentence a person can read: what the final state was and why that is (not) a success. */
   detail: string;
+  /** Task files: the grade expression's value as a number (partial credit; resolved when > 0). */
+  reward?: number;
 }
 
 /** Which safety control a task exercises; the e2e tests and docs key on it. */

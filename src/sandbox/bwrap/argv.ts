@@ -120,6 +120,31 @@ export interface BwrapArgsSpec {
 }
 
 /**
+ * The boundary every bwrap program of acilab's gets (the coding sandbox and the browser box): every
+ * namespace unshared, an unprivileged uid with no capabilities, and a read-only minimal root — the
+ * layout's dirs and merged-usr symlinks, the curated /etc, private /proc, /dev, /tmp and /dev/shm.
+ * `nestedSandbox` leaves user namespaces on below it (a program that sandboxes itself, as Chromium does).
+ */
+export function boundaryArgs(spec: {
+  layout: RootLayout;
+  etcDir: string;
+  hostname: string;
+  nestedSandbox: boolean;
+}): string[] {
+  const a = ["--unshare-all", "--unshare-user"];
+  if (!spec.nestedSandbox) a.push("--disable-userns");
+  a.push("--uid", String(INSIDE_UID), "--gid", String(INSIDE_UID));
+  a.push("--hostname", spec.hostname, "--die-with-parent", "--new-session", "--cap-drop", "ALL");
+  for (const dir of spec.layout.dirs) a.push("--ro-bind", dir, dir);
+  for (const { name, target } of spec.layout.symlinks) a.push("--symlink", target, `/${name}`);
+  a.push("--ro-bind", spec.etcDir, "/etc");
+  a.push("--proc", "/proc", "--dev", "/dev");
+  a.push("--size", String(TMPFS_BYTES), "--tmpfs", "/tmp");
+  a.push("--size", String(TMPFS_BYTES), "--tmpfs", "/dev/shm");
+  return a;
+}
+
+/**
  * The bwrap command line for one exec: a minimal read-only root (tmpfs with /usr, the curated /etc
  * and merged-usr symlinks), private /proc, /dev, /tmp and /dev/shm, the workspace read-write
  * at /workspace, every namespace unshared (the network one keeps only loopback), an unprivileged uid
@@ -127,27 +152,7 @@ export interface BwrapArgsSpec {
  * and the descriptors are the caller's.
  */
 export function buildBwrapArgs(spec: BwrapArgsSpec): string[] {
-  const a: string[] = [
-    "--unshare-all",
-    "--unshare-user",
-    "--disable-userns",
-    "--uid",
-    String(INSIDE_UID),
-    "--gid",
-    String(INSIDE_UID),
-    "--hostname",
-    spec.hostname ?? "sandbox",
-    "--die-with-parent",
-    "--new-session",
-    "--cap-drop",
-    "ALL",
-  ];
-  for (const dir of spec.layout.dirs) a.push("--ro-bind", dir, dir);
-  for (const { name, target } of spec.layout.symlinks) a.push("--symlink", target, `/${name}`);
-  a.push("--ro-bind", spec.etcDir, "/etc");
-  a.push("--proc", "/proc", "--dev", "/dev");
-  a.push("--size", String(TMPFS_BYTES), "--tmpfs", "/tmp");
-  a.push("--size", String(TMPFS_BYTES), "--tmpfs", "/dev/shm");
+  const a = boundaryArgs({ ...spec, hostname: spec.hostname ?? "sandbox", nestedSandbox: false });
   a.push("--bind", spec.workspace, WORKSPACE_MOUNT);
   for (const { source, dest } of spec.writable ?? []) a.push("--bind", source, dest);
   for (const { source, dest } of spec.readOnly) a.push("--ro-bind", source, dest);

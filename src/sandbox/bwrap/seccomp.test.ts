@@ -160,6 +160,24 @@ describe("seccomp filter", () => {
     expect(defaultSeccompFilter(true)).not.toEqual(defaultSeccompFilter());
   });
 
+  it("lets a nested sandbox (Chromium's) make namespaces and chroot, and nothing else more", () => {
+    const nested = buildSeccompFilter({ loopbackInet: true, nestedSandbox: true });
+    for (const t of [X86, ARM]) {
+      const call = (nr: number, arg = 0) => run(nested, { arch: t.arch, nr, args: [arg, 0, 0] });
+      expect(call(t.unshare, CLONE_NEWNET)).toBe(SECCOMP_RET_ALLOW);
+      expect(call(t.clone, CLONE_NEWNET)).toBe(SECCOMP_RET_ALLOW);
+      expect(call(t.denied.chroot!)).toBe(SECCOMP_RET_ALLOW);
+      for (const name of ["ptrace", "mount", "setns", "bpf", "io_uring_setup", "keyctl"])
+        expect(call(t.denied[name]!)).toBe(retErrno(EPERM));
+      expect(call(t.socket, AF_VSOCK)).toBe(retErrno(EPERM));
+      expect(call(t.socket, AF_INET)).toBe(SECCOMP_RET_ALLOW);
+      const netlink = (protocol: number) =>
+        run(nested, { arch: t.arch, nr: t.socket, args: [AF_NETLINK, 3, protocol] });
+      expect(netlink(0)).toBe(SECCOMP_RET_ALLOW); // NETLINK_ROUTE
+      for (const protocol of [9, 15]) expect(netlink(protocol)).toBe(retErrno(EPERM)); // audit, uevent
+    }
+  });
+
   it("can allow inet sockets for a future loopback-only policy", () => {
     const loose = buildSeccompFilter({ socketFamilies: [AF_UNIX, AF_INET, AF_INET6] });
     expect(run(loose, { arch: AUDIT_ARCH_X86_64, nr: X86.socket, args: [AF_INET] })).toBe(SECCOMP_RET_ALLOW);

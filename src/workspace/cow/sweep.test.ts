@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
@@ -31,6 +31,19 @@ afterAll(() => {
   expect(readMountInfo().filter((m) => m.target.startsWith(scratch))).toEqual([]);
   rmSync(scratch, { recursive: true, force: true });
 });
+
+/** A pid no host process has now, from the top of the range down (pids there are handed out last). */
+function freeHostPid(): number {
+  const max = Number(readFileSync("/proc/sys/kernel/pid_max", "utf8"));
+  for (let pid = max - 1; pid > 300; pid--) {
+    try {
+      process.kill(pid, 0);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ESRCH") return pid;
+    }
+  }
+  throw new Error("no free pid found for the pid-namespace test");
+}
 
 const homes = (dir: string) => readdirSync(dir).filter((n) => n.startsWith("acilab-cow-"));
 
@@ -138,9 +151,11 @@ await s.dispose();
 `,
     );
     // A pid namespace of its own and a mount namespace of its own, like another container sharing
-    // /tmp; its node gets pid 30000 there, which is not a process here.
+    // /tmp; its node gets a pid there that is no process here. Chosen now, not fixed: on a busy
+    // machine any fixed number may already be a host process.
+    const innerPid = freeHostPid();
     const node = [process.execPath, "--import", join(tsxDir, "dist", "loader.mjs"), script];
-    const inner = `echo 29999 > /proc/sys/kernel/ns_last_pid; "$@"`; // the next fork gets 30000
+    const inner = `echo ${innerPid - 1} > /proc/sys/kernel/ns_last_pid; "$@"`; // the next fork gets innerPid
     const owner = spawn(
       "unshare",
       ["--pid", "--fork", "--mount", "sh", "-c", inner, "sh", ...node, makeSourceTree(dir), dir],
@@ -149,10 +164,10 @@ await s.dispose();
     const lines = createInterface({ input: owner.stdout })[Symbol.asyncIterator]();
     const first = await lines.next();
     const { pid } = JSON.parse(String(first.value)) as { pid: number };
-    expect(pid).toBe(30000);
+    expect(pid).toBe(innerPid);
     expect(() => process.kill(pid, 0)).toThrow(/ESRCH/);
     const [home] = homes(dir);
-    expect(home).toMatch(/^acilab-cow-30000-/);
+    expect(home).toMatch(new RegExp(`^acilab-cow-${innerPid}-`));
 
     expect(await sweepStaleWorkspaces(dir)).toEqual([]);
     expect(homes(dir)).toEqual([home]);

@@ -1,0 +1,34 @@
+/**
+ * What a computer-use run needs from a task, whatever kind of task it is: a built-in task graded on
+ * its app's server state (./tasks/stage.ts) or a task file graded by an expression read in the page
+ * (./taskfile/stage.ts). The run (src/run/cua.ts) owns the browser; a stage owns the app, the
+ * instruction and the grade.
+ */
+import type { InspectableEnvironment } from "./env/index.js";
+import type { CuaTaskSpec } from "./episode.js";
+import type { StopCheck } from "./observer.js";
+import type { Grade } from "./tasks/types.js";
+import type { ObserveKind } from "./types.js";
+
+/** One episode's task, opened: what the loop needs, and how the episode is graded and torn down. */
+export interface OpenStage {
+  task: CuaTaskSpec;
+  /** True when open() already loaded the first page (the instruction or setup needed it). */
+  loaded: boolean;
+  /** Asked after every step's capture; a stop ends the episode (a page that says it is done). */
+  afterStep?: StopCheck;
+  /** Called while the browser is still open, once the loop has ended. */
+  beforeClose(): Promise<void>;
+  /** The verdict, after the browser has closed. */
+  grade(): Grade;
+  /** Where the secret API key arrived (built-in tasks); [] when the task has no secret. */
+  keyLeaks(): string[];
+  /** Stop the app. */
+  close(): Promise<void>;
+}
+
+export interface CuaStage {
+  readonly id: string;
+  readonly observe: readonly ObserveKind[];
+  open(env: InspectableEnvironment): Promise<OpenStage>;
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import type { InspectableEnvironment } from "../env/index.js";
+import { expression, PageGrade, toReward } from "./page-grade.js";
+import type { TaskFile } from "./schema.js";
+
+/** A page whose globals are a plain object: expressions are run with `window` bound to it. */
+function pageEnv(window: Record<string, unknown>): InspectableEnvironment {
+  return {
+    evaluate: async (script: string) => new Function("window", `return ${script}`)(window),
+  } as unknown as InspectableEnvironment;
+}
+
+function task(js: string, doneJs?: string): TaskFile {
+  return {
+    file: "tasks/cua/x/task.yaml",
+    id: "x",
+    instruction: { text: "x" },
+    app: { kind: "url", url: "http://127.0.0.1:1/" },
+    start: undefined,
+    setupJs: "",
+    grade: { js, doneJs },
+    allowHosts: [],
+    observe: ["a11y"],
+    script: [],
+  };
+}
+
+describe("a task file's grade, read in the page", () => {
+  it("turns numbers into rewards (partial credit) and booleans into 1/0", () => {
+    expect([toReward(0.5), toReward(true), toReward(false), toReward(-1)]).toEqual([0.5, 1, 0, -1]);
+    expect(toReward("yes")).toMatch(/must give a number .* or a boolean/);
+    expect(toReward(undefined)).toContain("undefined");
+  });
+
+  it("keeps a trailing semicolon and await working", async () => {
+    expect(await pageEnv({}).evaluate(expression("await Promise.resolve(2);"))).toBe(2);
+  });
+
+  it("records the reward at the end; > 0 is resolved", async () => {
+    const window = { REWARD: 0 };
+    const grade = new PageGrade(pageEnv(window), task("window.REWARD"));
+    expect(await grade.afterStep(1)).toBeUndefined();
+    window.REWARD = 0.25;
+    await grade.final();
+    expect(grade.verdict()).toMatchObject({ resolved: true, reward: 0.25 });
+  });
+
+  it("ends the episode when done_js says so, with the reward of that moment", async () => {
+    const window = { REWARD: 1, DONE: true };
+    const grade = new PageGrade(pageEnv(window), task("window.REWARD", "window.DONE === true"));
+    expect(await grade.afterStep(3)).toEqual({
+      reason: "submitted",
+      detail: "the page says the episode is done after step 3 (grade.done_js: window.DONE === true)",
+    });
+    window.REWARD = 0; // a benchmark page resets itself once done
+    await grade.final();
+    expect(grade.verdict()).toMatchObject({ resolved: true, reward: 1 });
+  });
+
+  it("makes a grade that throws a verdict naming the file, the field and the fix", async () => {
+    const grade = new PageGrade(pageEnv({}), task("window.score.value"));
+    await grade.afterStep(1);
+    await grade.final();
+    const verdict = grade.verdict();
+    expect(verdict.resolved).toBe(false);
+    expect(verdict.reward).toBe(0);
+    expect(verdict.detail).toMatch(
+      /^tasks\/cua\/x\/task\.yaml: grade\.js: threw .* at the end — fix the expression/,
+    );
+  });
+});
