@@ -133,7 +133,13 @@ export interface EnvironmentStart {
 }
 
 /** What a hostile or broken page did that ends its episode (stop reason `page_misbehaved`). */
-export type PageHazardKind = "dialog_loop" | "popup_flood" | "load_timeout" | "page_crashed";
+export type PageHazardKind =
+  | "dialog_loop"
+  | "popup_flood"
+  | "load_timeout"
+  | "page_crashed"
+  | "page_unresponsive"
+  | "download_too_large";
 
 export interface PageHazard {
   kind: PageHazardKind;
@@ -146,7 +152,7 @@ export interface PageHazard {
  */
 export class PageHazardError extends ObserverStop {
   constructor(readonly hazard: PageHazard) {
-    super("page_misbehaved", `${hazard.kind.replace("_", " ")}: ${hazard.detail}`);
+    super("page_misbehaved", `${hazard.kind.replaceAll("_", " ")}: ${hazard.detail}`);
     this.name = "PageHazardError";
   }
 }

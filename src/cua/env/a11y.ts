@@ -5,7 +5,9 @@
  * ~35 ms for Playwright's ariaSnapshot, which has no boxes.
  */
 import type { Size, UiElement } from "../types.js";
-import { type AxTreeNode, serialize } from "./serialize.js";
+import { type Box, CURSOR, layoutBoxes, SNAPSHOT_STYLES, type Snapshot, styles } from "./dom-snapshot.js";
+import { type AxOfElement, CLICKABLE_ROLE, type PointerRegions, pointerRegions } from "./pointer-regions.js";
+import { type AxTreeNode, INTERACTIVE_ROLES, serialize } from "./serialize.js";
 
 /** Anything that can send a CDP command (Playwright's CDPSession). */
 export interface CdpSender {
@@ -30,30 +32,10 @@ interface AxNode {
   parentId?: string;
   backendDOMNodeId?: number;
 }
-interface SnapshotDocument {
-  /** Index into the snapshot's strings. */
-  frameId: number;
-  nodes: {
-    backendNodeId?: number[];
-    /** <iframe> nodes whose document is in the snapshot: node index → document index. */
-    contentDocumentIndex?: { index: number[]; value: number[] };
-  };
-  layout: { nodeIndex: number[]; bounds: number[][]; styles?: number[][] };
-  scrollOffsetX?: number;
-  scrollOffsetY?: number;
-}
-interface Snapshot {
-  documents: SnapshotDocument[];
-  strings: string[];
-}
 interface FrameTree {
   frame: { id: string; securityOrigin?: string; url: string };
   childFrames?: FrameTree[];
 }
-type Box = [number, number, number, number];
-
-/** The styles asked of DOMSnapshot, in this order: where an <iframe>'s document starts inside its box. */
-const FRAME_STYLES = ["border-left-width", "border-top-width", "padding-left", "padding-top"];
 
 /**
  * Chromium's role names for controls the listed roles already cover; mapped so the model sees one
@@ -94,6 +76,8 @@ interface Layer {
   clip: Box;
   /** <iframe> backend node id → the layer of its document, or "cross-origin" (not read). */
   frames: Map<number, Layer | CrossOrigin>;
+  /** Plain elements a script makes controls, by the accessibility node they sit under. */
+  regions: PointerRegions;
 }
 interface CrossOrigin {
   origin: string;
@@ -107,7 +91,7 @@ interface CrossOrigin {
 export async function collectAxTree(cdp: CdpSender, placement: ViewportPlacement): Promise<AxTreeNode> {
   const [ax, snap, tree] = await Promise.all([
     cdp.send("Accessibility.getFullAXTree") as Promise<{ nodes: AxNode[] }>,
-    cdp.send("DOMSnapshot.captureSnapshot", { computedStyles: FRAME_STYLES }) as Promise<Snapshot>,
+    cdp.send("DOMSnapshot.captureSnapshot", { computedStyles: SNAPSHOT_STYLES }) as Promise<Snapshot>,
     (cdp.send("Page.getFrameTree") as Promise<{ frameTree: FrameTree }>).catch(() => undefined),
   ]);
   const { offset, viewport } = placement;
@@ -118,18 +102,11 @@ export async function collectAxTree(cdp: CdpSender, placement: ViewportPlacement
 }
 
 function build(node: AxNode, layer: Layer, depth: number): AxTreeNode {
-  const doc = node.backendDOMNodeId === undefined ? undefined : layer.boxes.get(node.backendDOMNodeId);
-  // Visible = rendered and on the screen part of its document; the clipped box is what a click reaches.
-  const [cx0, cy0, cx1, cy1] = layer.clip;
-  const x0 = Math.max(cx0, (doc?.[0] ?? 0) + layer.offset.x);
-  const y0 = Math.max(cy0, (doc?.[1] ?? 0) + layer.offset.y);
-  const x1 = Math.min(cx1, (doc?.[2] ?? 0) + layer.offset.x);
-  const y1 = Math.min(cy1, (doc?.[3] ?? 0) + layer.offset.y);
-  const onScreen = doc !== undefined && x1 > x0 && y1 > y0;
+  const box = screenBox(layer, node.backendDOMNodeId);
   const rawRole = String(node.role?.value ?? "");
   const inner = node.backendDOMNodeId === undefined ? undefined : layer.frames.get(node.backendDOMNodeId);
-  const listed = !node.ignored && onScreen;
-  const bbox: Box = listed ? [x0, y0, x1, y1] : [0, 0, 0, 0];
+  const listed = !node.ignored && box !== undefined;
+  const bbox: Box = listed ? box : [0, 0, 0, 0];
   // An <iframe> with no document in this snapshot is rendered by another process: another site.
   const crossOrigin =
     inner && "origin" in inner
@@ -151,6 +128,8 @@ function build(node: AxNode, layer: Layer, depth: number): AxTreeNode {
     depth > 500
       ? []
       : childIds.flatMap((id) => (layer.byId.has(id) ? [build(layer.byId.get(id)!, layer, depth + 1)] : []));
+  const clickables = layer.regions.byHost.get(node.nodeId);
+  if (clickables && depth <= 500) children = withClickables(node, layer, children, clickables);
   if (inner && !("origin" in inner) && depth <= 500) {
     const innerRoot = [...inner.byId.values()].find((n) => n.parentId === undefined);
     if (innerRoot) children = [...children, build(innerRoot, inner, depth + 1)];
@@ -158,13 +137,61 @@ function build(node: AxNode, layer: Layer, depth: number): AxTreeNode {
   // Ignored nodes (layout wrappers) stay in the walk but are never listed: their children may be.
   const states = listed ? statesOf(node) : [];
   return {
-    role: node.ignored ? "none" : (ROLE_ALIASES[rawRole] ?? rawRole),
+    role: node.ignored ? "none" : roleOf(node),
     name: String(node.name?.value ?? ""),
     bbox,
     visible: true,
     children,
     ...(states.length > 0 ? { states } : {}),
   };
+}
+
+function roleOf(node: AxNode): string {
+  const raw = String(node.role?.value ?? "");
+  return ROLE_ALIASES[raw] ?? raw;
+}
+
+/**
+ * Where an element is on the screen: its box in its document, moved by the document's offset and
+ * clipped to the part of the screen the document shows (what a click reaches); undefined when it is
+ * not rendered or not on screen.
+ */
+function screenBox(layer: Layer, backendId: number | undefined): Box | undefined {
+  const doc = backendId === undefined ? undefined : layer.boxes.get(backendId);
+  if (!doc) return undefined;
+  const [cx0, cy0, cx1, cy1] = layer.clip;
+  const x0 = Math.max(cx0, doc[0] + layer.offset.x);
+  const y0 = Math.max(cy0, doc[1] + layer.offset.y);
+  const x1 = Math.min(cx1, doc[2] + layer.offset.x);
+  const y1 = Math.min(cy1, doc[3] + layer.offset.y);
+  return x1 > x0 && y1 > y0 ? [x0, y0, x1, y1] : undefined;
+}
+
+/** A node's children with the clickables it holds placed among them in document order. */
+function withClickables(
+  node: AxNode,
+  layer: Layer,
+  children: AxTreeNode[],
+  clickables: readonly { backendId: number; order: number; name: string }[],
+): AxTreeNode[] {
+  const ids = (node.childIds ?? []).filter((id) => layer.byId.has(id));
+  // A child without a DOM node (a pseudo-element's text) keeps the place of the one before it.
+  let last = -1;
+  const placed = children.map((child, i) => {
+    const backendId = layer.byId.get(ids[i] ?? "")?.backendDOMNodeId;
+    last = (backendId === undefined ? undefined : layer.regions.order.get(backendId)) ?? last;
+    return { order: last, child };
+  });
+  for (const c of clickables) {
+    const bbox = screenBox(layer, c.backendId);
+    if (bbox)
+      placed.push({
+        order: c.order,
+        child: { role: CLICKABLE_ROLE, name: c.name, bbox, visible: true, children: [] },
+      });
+  }
+  // A stable sort: children already in order stay so.
+  return placed.sort((a, b) => a.order - b.order).map((p) => p.child);
 }
 
 /** Frames nested deeper than this are not read (a page that nests frames without end). */
@@ -188,6 +215,7 @@ async function layerOf(
     offset,
     clip,
     frames: new Map(),
+    regions: pointerRegions(doc, snap.strings, axOfElements(nodes)),
   };
   if (!doc || depth >= MAX_FRAME_DEPTH) return layer;
   const origins = new Map<string, string>();
@@ -212,7 +240,9 @@ async function layerOf(
         layer.frames.set(frameNode, { origin });
         return;
       }
-      const [bl = 0, bt = 0, pl = 0, pt = 0] = styleOf(nodeIndex);
+      const [bl = 0, bt = 0, pl = 0, pt = 0] = styleOf(nodeIndex)
+        .slice(0, CURSOR)
+        .map((v) => Number.parseFloat(v) || 0);
       const at = { x: offset.x + box[0] + bl + pl, y: offset.y + box[1] + bt + pt };
       const inner: Box = [
         Math.max(clip[0], at.x),
@@ -231,17 +261,17 @@ async function layerOf(
   return layer;
 }
 
-/** node index → the FRAME_STYLES of its layout object, in px. */
-function styles(doc: SnapshotDocument, strings: string[]): (nodeIndex: number) => number[] {
-  const byNode = new Map<number, number[]>();
-  doc.layout.nodeIndex.forEach((nodeIndex, i) => {
-    if (byNode.has(nodeIndex)) return;
-    byNode.set(
-      nodeIndex,
-      (doc.layout.styles?.[i] ?? []).map((s) => Number.parseFloat(strings[s] ?? "0") || 0),
-    );
-  });
-  return (nodeIndex) => byNode.get(nodeIndex) ?? [];
+/** backend node id → what the pointer regions need of its accessibility node. */
+function axOfElements(nodes: readonly AxNode[]): Map<number, AxOfElement> {
+  const out = new Map<number, AxOfElement>();
+  for (const n of nodes)
+    if (n.backendDOMNodeId !== undefined)
+      out.set(n.backendDOMNodeId, {
+        nodeId: n.nodeId,
+        control: !n.ignored && INTERACTIVE_ROLES.has(roleOf(n)),
+        name: String(n.name?.value ?? ""),
+      });
+  return out;
 }
 
 /**
@@ -259,24 +289,6 @@ export async function collectElements(cdp: CdpSender, placement: ViewportPlaceme
     0,
     MAX_ELEMENTS,
   );
-}
-
-/** backend node id → [x0, y0, x1, y1] in its document's viewport pixels. */
-function layoutBoxes(doc: SnapshotDocument | undefined): Map<number, Box> {
-  const out = new Map<number, Box>();
-  if (!doc) return out;
-  const sx = doc.scrollOffsetX ?? 0;
-  const sy = doc.scrollOffsetY ?? 0;
-  const ids = doc.nodes.backendNodeId ?? [];
-  doc.layout.nodeIndex.forEach((nodeIndex, i) => {
-    const id = ids[nodeIndex];
-    const b = doc.layout.bounds[i];
-    // A node can own several layout objects (text runs); the first is its own box.
-    if (id === undefined || !b || out.has(id)) return;
-    const [x = 0, y = 0, w = 0, h = 0] = b;
-    out.set(id, [x - sx, y - sy, x - sx + w, y - sy + h]);
-  });
-  return out;
 }
 
 function statesOf(node: AxNode): string[] {

@@ -114,9 +114,9 @@ export class BrowserEnvironment implements Environment {
     if (!start.url) throw new Error("browser environment: reset needs start.url (the task's first page)");
     assertChromium();
     await this.closeBrowser();
-    this.guard.clear();
     await sweepBrowserLeftovers();
     this.profile = freshProfile();
+    this.guard.clear(artifactsDirOf(this.profile));
     this.launched = await launchChromium({
       hostProfile: this.profile,
       artifactsDir: artifactsDirOf(this.profile),
@@ -168,7 +168,7 @@ export class BrowserEnvironment implements Environment {
     for (let attempt = 1; attempt <= CAPTURE_ATTEMPTS; attempt++) {
       await this.guard.race(this.activity.settleNavigation());
       try {
-        return await this.guard.race(this.captureOnce(observe));
+        return await this.guard.race(this.captureOnce(observe), `a "${observe}" capture`);
       } catch (err) {
         // No browser at all (never reset, or closed) is not a page swap, nor is a hostile page.
         if (!this.context || err instanceof PageHazardError) throw err;
@@ -205,7 +205,7 @@ export class BrowserEnvironment implements Environment {
   async act(action: ScreenAction): Promise<void> {
     const { page } = this.live();
     try {
-      await this.guard.race(this.input(action));
+      await this.guard.race(this.input(action), `the ${action.kind} action`);
     } catch (err) {
       if (err instanceof PageHazardError) throw err;
       // A click that closes its own page (window.close() in a popup) can end the page before
@@ -268,12 +268,12 @@ export class BrowserEnvironment implements Environment {
   /** What a press at a point, or a key on the focus, would activate in the current page (the gate's reading). */
   async probe(query: ProbeQuery): Promise<Probe> {
     if (!this.page || !this.cdp) return { ok: false, reason: "the browser has no page open" };
-    return probeThroughCdp(this.cdp, query);
+    return this.guard.race(probeThroughCdp(this.cdp, query), "the confirmation gate's reading of the page");
   }
 
   /** Evaluate a script in the current page (tests and graders read page state with it). */
   async evaluate<T>(script: string): Promise<T> {
-    return (await this.live().page.evaluate(script)) as T;
+    return (await this.guard.race(this.live().page.evaluate(script), "an evaluation in the page")) as T;
   }
 
   async close(): Promise<void> {

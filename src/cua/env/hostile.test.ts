@@ -28,6 +28,8 @@ const PAGES: Record<string, string> = {
   ).join("")}</body>`,
   "/oom": `<!doctype html><body>${BUTTON("Eat", "const keep = []; for (;;) keep.push(new Array(1e5).fill({ n: Math.random() }))")}</body>`,
   "/downloads": `<!doctype html><body><a href="/file" style="font-size:40px">Get the file</a></body>`,
+  "/spin": `<!doctype html><body>${BUTTON("Spin", "for (;;) {}")}</body>`,
+  "/flood": `<!doctype html><body><a href="/endless" style="font-size:40px">Get the dump</a></body>`,
 };
 
 let server: Server;
@@ -42,6 +44,22 @@ beforeAll(async () => {
       // Headers and half a page, then nothing: the load event never comes.
       res.writeHead(200, { "content-type": "text/html" }).write("<!doctype html><body><h1>Loading");
       held.push(res);
+      return;
+    }
+    if (path === "/endless") {
+      // A download that never ends: 64 KiB chunks as fast as the browser takes them.
+      res.writeHead(200, {
+        "content-type": "application/octet-stream",
+        "content-disposition": 'attachment; filename="dump.bin"',
+      });
+      const chunk = Buffer.alloc(64 * 1024, 7);
+      const pump = () => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once("drain", pump);
+      };
+      res.on("close", () => res.removeAllListeners("drain"));
+      held.push(res);
+      pump();
       return;
     }
     if (path === "/file") {
@@ -183,6 +201,44 @@ describe("pages that misbehave", () => {
       expect(got?.path).toBe(join(downloads, got?.name ?? ""));
       expect(readFileSync(got?.path ?? "", "utf8")).toBe("exported rows\n");
       expect(readdirSync(folder)).toEqual(["downloads"]);
+    } finally {
+      await env.close();
+    }
+  });
+
+  it("a page whose script never yields ends the episode as unresponsive, not in a hang", async () => {
+    const env = new BrowserEnvironment({ guard: { answerTimeoutMs: 2000 } });
+    try {
+      const outcome = await episode(env, "/spin", [{ click: { role: "button", name: "Spin" } }]);
+      expect(outcome.stopReason).toBe("page_misbehaved");
+      expect(outcome.detail).toMatch(/^page unresponsive: .* did not answer within 2 s/);
+      await stillHealthy(env);
+    } finally {
+      await env.close();
+    }
+  });
+
+  it("an endless download is cancelled at the size cap and ends the episode; nothing is kept", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "acilab-downloads-"));
+    dirs.push(folder);
+    const downloads = join(folder, "downloads");
+    const env = new BrowserEnvironment({
+      guard: { downloadsDir: downloads, maxDownloadBytes: 4 * 1024 ** 2 },
+    });
+    try {
+      const outcome = await episode(env, "/flood", [
+        { click: { role: "link", name: "Get the dump" } },
+        { wait: 10 },
+        { wait: 10 },
+      ]);
+      expect(outcome.stopReason).toBe("page_misbehaved");
+      expect(outcome.detail).toMatch(/^download too large: the page's downloads passed 4 MiB \(cancelled\)/);
+      const profile = env.userDataDir ?? "";
+      await env.close();
+      expect(env.pageEvents.downloads_cancelled).toBe(1);
+      expect(env.downloads.map((d) => [d.name, d.path])).toEqual([["dump.bin", null]]);
+      expect(existsSync(join(downloads, "dump.bin"))).toBe(false);
+      expect(existsSync(join(profile, ".."))).toBe(false); // the episode's scratch, partial file and all
     } finally {
       await env.close();
     }

@@ -2,10 +2,10 @@
  * Pages that misbehave, handled so the episode ends cleanly and the host stays healthy: dialogs are
  * dismissed and counted (a loop of them ends the episode), popups past a few open pages are closed
  * and counted (a flood ends it), a navigation that never loads ends it, a renderer crash (out of
- * memory under the heap cap, or killed) ends it, and downloads are saved into the episode's folder
- * only. Each ending is a PageHazardError: stop reason `page_misbehaved`, with the kind in its detail.
+ * memory under the heap cap, or killed) ends it, a page whose scripts never yield (the renderer
+ * answers nothing) ends it, and downloads are saved into the episode's folder only, up to a size. Each ending is a PageHazardError: stop reason `page_misbehaved`, with the kind in its detail.
  */
-import { existsSync, mkdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { BrowserContext, Dialog, Download, Page } from "playwright-core";
 import { type PageHazard, PageHazardError } from "../types.js";
@@ -23,6 +23,19 @@ export const NAVIGATION_TIMEOUT_MS = 15_000;
 export const MAX_DOWNLOADS = 20;
 /** How long closing an episode waits for downloads still arriving. */
 export const DOWNLOAD_SETTLE_MS = 5_000;
+/**
+ * How long a page may take to answer a capture, an input event or an evaluation. A busy loaded machine
+ * answers in seconds; a page whose scripts loop without end never does, and the episode would sit
+ * until its wall clock ran out.
+ */
+export const PAGE_ANSWER_TIMEOUT_MS = 30_000;
+/**
+ * Bytes of downloads an episode may write (they land on the host's disk, outside the box's memory
+ * limit): an endless or huge download is cancelled there and ends the episode.
+ */
+export const MAX_DOWNLOAD_BYTES = 256 * 1024 ** 2;
+/** How often the size of downloads in progress is read. */
+const DOWNLOAD_POLL_MS = 200;
 /** A renderer's JavaScript heap cap (MiB): a page allocating without end crashes its renderer, not the host. */
 export const RENDERER_HEAP_MB = 1024;
 
@@ -31,6 +44,8 @@ export interface PageGuardOptions {
   popupFloodAt?: number;
   maxOpenPages?: number;
   navigationTimeoutMs?: number;
+  answerTimeoutMs?: number;
+  maxDownloadBytes?: number;
   /** Where downloads are saved (the episode's folder); without it they are counted, then discarded. */
   downloadsDir?: string;
 }
@@ -62,6 +77,11 @@ export class PageGuard {
   private pendingLoad: { page: Page; started: number } | undefined;
   private saving: Promise<unknown>[] = [];
   private readonly o: Required<Omit<PageGuardOptions, "downloadsDir">> & { downloadsDir?: string };
+  /** Where this episode's downloads land while they arrive (Playwright's artifacts folder). */
+  private arriving: string | undefined;
+  private inFlight = new Set<Download>();
+  private savedBytes = 0;
+  private sizeTimer: NodeJS.Timeout | undefined;
 
   constructor(options: PageGuardOptions = {}) {
     this.o = {
@@ -69,6 +89,8 @@ export class PageGuard {
       popupFloodAt: options.popupFloodAt ?? POPUP_FLOOD_AT,
       maxOpenPages: options.maxOpenPages ?? MAX_OPEN_PAGES,
       navigationTimeoutMs: options.navigationTimeoutMs ?? NAVIGATION_TIMEOUT_MS,
+      answerTimeoutMs: options.answerTimeoutMs ?? PAGE_ANSWER_TIMEOUT_MS,
+      maxDownloadBytes: options.maxDownloadBytes ?? MAX_DOWNLOAD_BYTES,
       ...(options.downloadsDir ? { downloadsDir: options.downloadsDir } : {}),
     };
   }
@@ -94,13 +116,29 @@ export class PageGuard {
     if (hazard) throw new PageHazardError(hazard);
   }
 
-  /** `work`, unless the page misbehaves first (an input event that never returns under an alert loop). */
-  async race<T>(work: Promise<T>): Promise<T> {
+  /**
+   * `work`, unless the page misbehaves first (an input event that never returns under an alert loop)
+   * or does not answer within the answer timeout (its scripts loop without end).
+   */
+  async race<T>(work: Promise<T>, what = "the page"): Promise<T> {
     this.check();
     work.catch(() => undefined); // abandoned when the hazard wins; its rejection is expected then
-    const result = await Promise.race([work, this.trip$.then(() => undefined)]);
-    this.check();
-    return result as T;
+    const ms = this.o.answerTimeoutMs;
+    const timer = setTimeout(
+      () =>
+        this.trip({
+          kind: "page_unresponsive",
+          detail: `${what} did not answer within ${ms / 1000} s (the page's scripts may never yield)`,
+        }),
+      ms,
+    );
+    try {
+      const result = await Promise.race([work, this.trip$.then(() => undefined)]);
+      this.check();
+      return result as T;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**
@@ -188,6 +226,8 @@ export class PageGuard {
       url: download.url(),
     };
     this.downloads.push(record);
+    this.inFlight.add(download);
+    this.watchSize();
     try {
       if (dir) {
         mkdirSync(dir, { recursive: true });
@@ -200,17 +240,51 @@ export class PageGuard {
         const temp = await download.path(); // inside the episode's scratch, removed with it
         record.bytes = statSync(temp).size;
       }
+      this.savedBytes += record.bytes;
     } catch {
       // a cancelled or failed download stays listed, with no file
     } finally {
+      this.inFlight.delete(download);
       await download.delete().catch(() => undefined); // the copy in Playwright's artifacts
     }
   }
 
-  /** A new episode: no hazard, no counts. */
-  clear(): void {
+  /**
+   * While downloads arrive, read how much they wrote: past the episode's cap, every download in
+   * progress is cancelled and the episode ends (a page cannot fill the host's disk).
+   */
+  private watchSize(): void {
+    const dir = this.arriving;
+    if (!dir || this.sizeTimer) return;
+    this.sizeTimer = setInterval(() => {
+      if (this.inFlight.size === 0) {
+        clearInterval(this.sizeTimer);
+        this.sizeTimer = undefined;
+        return;
+      }
+      const total = this.savedBytes + folderBytes(dir);
+      if (total <= this.o.maxDownloadBytes) return;
+      for (const d of this.inFlight) {
+        this.events.downloads_cancelled++;
+        void d.cancel().catch(() => undefined);
+      }
+      this.trip({
+        kind: "download_too_large",
+        detail: `the page's downloads passed ${Math.round(this.o.maxDownloadBytes / 1024 ** 2)} MiB (cancelled)`,
+      });
+    }, DOWNLOAD_POLL_MS);
+    this.sizeTimer.unref();
+  }
+
+  /** A new episode, whose downloads arrive in `arriving`: no hazard, no counts. */
+  clear(arriving?: string): void {
     Object.assign(this.events, emptyEvents());
     this.downloads.length = 0;
+    this.arriving = arriving;
+    this.inFlight = new Set();
+    this.savedBytes = 0;
+    clearInterval(this.sizeTimer);
+    this.sizeTimer = undefined;
     this.tripped = this.pendingLoad = undefined;
     this.saving = [];
     this.trip$ = this.nextTrip();
@@ -228,6 +302,23 @@ export class PageGuard {
       this.wake = resolve;
     });
   }
+}
+
+/** Bytes of the files directly in `dir` (0 when it is gone). */
+function folderBytes(dir: string): number {
+  let total = 0;
+  try {
+    for (const name of readdirSync(dir)) {
+      try {
+        total += statSync(join(dir, name)).size;
+      } catch {
+        // a download finished and was removed between the listing and the stat
+      }
+    }
+  } catch {
+    return 0;
+  }
+  return total;
 }
 
 function emptyEvents(): PageEvents {
