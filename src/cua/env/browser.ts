@@ -41,6 +41,8 @@ export const MAX_WAIT_SECONDS = 10;
 /** Capture attempts while a page is being swapped ("Not attached to an active page"), and the pause between. */
 const CAPTURE_ATTEMPTS = 5;
 const CAPTURE_RETRY_MS = 100;
+/** Resolves after the page has drawn two frames (what an input event changed is on screen by then). */
+const TWO_FRAMES = "new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))";
 
 export interface BrowserEnvironmentOptions {
   screen?: Size;
@@ -64,6 +66,8 @@ export class BrowserEnvironment implements Environment {
   private launched: LaunchedChromium | undefined;
   private warning: string | undefined;
   private readonly activity = new PageActivity();
+  /** Where the pointer rests (Playwright's mouse starts at 0,0); reset with the browser. */
+  private pointer = { x: 0, y: 0 };
   private readonly guard: PageGuard;
   private readonly heapMb: number;
 
@@ -230,17 +234,28 @@ export class BrowserEnvironment implements Environment {
     const { page } = this.live();
     const mouse = page.mouse;
     switch (action.kind) {
-      case "click":
-        return mouse.click(action.x, action.y, { button: action.button ?? "left" });
+      case "click": {
+        // Pressed where the pointer already rests (the gate's reading put it there): no move first,
+        // so a page that swaps what is under the pointer on mousemove has no move to react to.
+        await this.moveTo(action.x, action.y);
+        const button = action.button ?? "left";
+        await mouse.down({ button });
+        return mouse.up({ button });
+      }
       case "double_click":
-        return mouse.dblclick(action.x, action.y);
+        await this.moveTo(action.x, action.y);
+        await mouse.down({ clickCount: 1 });
+        await mouse.up({ clickCount: 1 });
+        await mouse.down({ clickCount: 2 });
+        return mouse.up({ clickCount: 2 });
       case "move":
-        return mouse.move(action.x, action.y);
+        return this.moveTo(action.x, action.y);
       case "drag":
-        await mouse.move(action.from.x, action.from.y);
+        await this.moveTo(action.from.x, action.from.y);
         await mouse.down();
         // Intermediate moves, so pages that track mousemove (sliders, drag-and-drop) see a drag.
         await mouse.move(action.to.x, action.to.y, { steps: 10 });
+        this.pointer = { ...action.to };
         return mouse.up();
       case "type":
         for (let i = 0; i < action.text.length; i += TYPE_CHUNK) {
@@ -250,12 +265,10 @@ export class BrowserEnvironment implements Environment {
       case "key":
         return page.keyboard.press(toPlaywrightKeys(action.keys));
       case "scroll":
-        await mouse.move(action.x, action.y);
+        await this.moveTo(action.x, action.y);
         await mouse.wheel(action.dx, action.dy);
         // The wheel is asynchronous in the renderer; let the scroll land before the next capture.
-        return void (await page.evaluate(
-          "new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))",
-        ));
+        return void (await page.evaluate(TWO_FRAMES));
       case "wait":
         return sleep(Math.min(Math.max(0, action.seconds), MAX_WAIT_SECONDS) * 1000);
       default: {
@@ -265,10 +278,29 @@ export class BrowserEnvironment implements Environment {
     }
   }
 
-  /** What a press at a point, or a key on the focus, would activate in the current page (the gate's reading). */
+  /** The pointer to (x, y), unless it rests there already (a move there would be an event for the page). */
+  private async moveTo(x: number, y: number): Promise<void> {
+    if (this.pointer.x === x && this.pointer.y === y) return;
+    await this.live().page.mouse.move(x, y);
+    this.pointer = { x, y };
+  }
+
+  /**
+   * What a press at a point, or a key on the focus, would activate in the current page (the gate's
+   * reading). For a point, the pointer goes there first and the page gets two frames to react, then
+   * the page is read: what a page shows under a resting pointer (hover menus, or a "Save" that turns
+   * into "Delete account" on mousemove) is what the press will meet, since the press does not move.
+   */
   async probe(query: ProbeQuery): Promise<Probe> {
     if (!this.page || !this.cdp) return { ok: false, reason: "the browser has no page open" };
-    return this.guard.race(probeThroughCdp(this.cdp, query), "the confirmation gate's reading of the page");
+    const read = async () => {
+      if (query.kind === "point") {
+        await this.moveTo(query.x, query.y);
+        await this.live().page.evaluate(TWO_FRAMES);
+      }
+      return probeThroughCdp(this.live().cdp, query);
+    };
+    return this.guard.race(read(), "the confirmation gate's reading of the page");
   }
 
   /** Evaluate a script in the current page (tests and graders read page state with it). */
@@ -286,6 +318,7 @@ export class BrowserEnvironment implements Environment {
     const cdp = await page.context().newCDPSession(page);
     this.page = page;
     this.cdp = cdp;
+    this.pointer = { x: 0, y: 0 }; // each page's mouse starts at its corner
     page.once("close", () => {
       if (this.page !== page) return;
       const rest = this.context?.pages().filter((p) => p !== page) ?? [];
@@ -305,6 +338,7 @@ export class BrowserEnvironment implements Environment {
   private async closeBrowser(): Promise<void> {
     const launched = this.launched;
     this.launched = this.context = this.page = this.cdp = undefined;
+    this.pointer = { x: 0, y: 0 };
     this.activity.clear();
     // Downloads in progress finish first, so the episode's folder holds whole files.
     await this.guard.settle();

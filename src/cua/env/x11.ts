@@ -179,6 +179,12 @@ export class X11Environment implements Environment {
     const placement = await this.placement(inner.page).catch(() => undefined);
     if (!placement)
       return { ok: false, reason: "the browser window's place on the screen could not be read" };
+    if (query.kind === "point") {
+      // As in the headless browser: the pointer rests where it will press, the page reacts, then it
+      // is read. xdotool's click there moves nothing (the X server sends no motion for no change).
+      await this.xdotool(["mousemove", String(Math.round(query.x)), String(Math.round(query.y))]);
+      await inner.page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))");
+    }
     return probeThroughCdp(inner.cdp, query, placement.offset);
   }
 
