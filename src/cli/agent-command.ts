@@ -10,7 +10,6 @@ import {
   EXIT,
   HeadlessEvents,
   OUTPUT_FORMATS,
-  type OutputFormat,
   printTurn,
   Repl,
   RepoError,
@@ -22,7 +21,6 @@ import {
 import {
   defaultConfigDir,
   PERMISSION_MODES,
-  type PermissionMode,
   RuleSyntaxError,
   SettingsError,
   TrustStore,

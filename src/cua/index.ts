@@ -30,7 +30,10 @@ export {
   CHROMIUM_PATH,
   createEnvironment,
   DEFAULT_SCREEN,
+  type DownloadRecord,
   type InspectableEnvironment,
+  type PageEvents,
+  type PageGuardOptions,
 } from "./env/index.js";
 export {
   type CuaOutcome,
@@ -144,4 +147,9 @@ export {
 } from "./tasks/index.js";
 export { type CuaToolContext, cuaTools, type FrameView, type ScreenStep } from "./tools.js";
 export type * from "./types.js";
-export { NoAccessibilityTreeError } from "./types.js";
+export {
+  NoAccessibilityTreeError,
+  type PageHazard,
+  PageHazardError,
+  type PageHazardKind,
+} from "./types.js";

@@ -3,6 +3,7 @@
  * Coordinates in actions are in the MODEL's image space (the downscaled screenshot the model was
  * shown); the loop maps them to the screen (see scaling). Environments only ever see screen pixels.
  */
+import { ObserverStop } from "../loop/index.js";
 
 export interface Size {
   width: number;
@@ -129,6 +130,31 @@ export interface EnvironmentStart {
   allowHosts?: string[];
   /** Pre-authenticated session: cookies injected before the first load; never typed credentials. */
   cookies?: Array<{ name: string; value: string; domain: string; path?: string }>;
+}
+
+/** What a hostile or broken page did that ends its episode (stop reason `page_misbehaved`). */
+export type PageHazardKind =
+  | "dialog_loop"
+  | "popup_flood"
+  | "load_timeout"
+  | "page_crashed"
+  | "page_unresponsive"
+  | "download_too_large";
+
+export interface PageHazard {
+  kind: PageHazardKind;
+  detail: string;
+}
+
+/**
+ * Thrown by an environment's reset, capture or act once the page misbehaved: the episode ends with
+ * `page_misbehaved` and this detail, not `env_error` — the environment is fine, the page is not.
+ */
+export class PageHazardError extends ObserverStop {
+  constructor(readonly hazard: PageHazard) {
+    super("page_misbehaved", `${hazard.kind.replaceAll("_", " ")}: ${hazard.detail}`);
+    this.name = "PageHazardError";
+  }
 }
 
 /**

@@ -205,6 +205,7 @@ function failureClass(result: RunResult): string | null {
       return "stalled";
     case "policy_error":
     case "env_error":
+    case "page_misbehaved":
       return "infrastructure";
     case "aborted":
       return "aborted";

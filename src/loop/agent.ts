@@ -11,7 +11,15 @@ import { ChangeTracker } from "./changes.js";
 import { type CompactionOptions, type CompactionTarget, inputTokensOf, maybeCompact } from "./compaction.js";
 import { limitReached, usageOf } from "./limits.js";
 import { turnRecord } from "./records.js";
-import type { Limits, Observation, RunObserver, RunOutcome, StopReason, TurnObservation } from "./types.js";
+import {
+  type Limits,
+  type Observation,
+  ObserverStop,
+  type RunObserver,
+  type RunOutcome,
+  type StopReason,
+  type TurnObservation,
+} from "./types.js";
 
 export interface AgentRun<C extends BaseToolContext = ToolContext> {
   policy: Policy;
@@ -78,7 +86,9 @@ export async function runAgent<C extends BaseToolContext>(run: AgentRun<C>): Pro
   const observerFailed = (err: unknown): RunOutcome =>
     run.signal?.aborted
       ? finish("aborted", "the run was interrupted")
-      : finish("env_error", `${run.observer?.environment} environment failed: ${messageOf(err)}`);
+      : err instanceof ObserverStop
+        ? finish(err.reason, err.detail)
+        : finish("env_error", `${run.observer?.environment} environment failed: ${messageOf(err)}`);
 
   const messages: Message[] = run.conversation ?? [];
   try {

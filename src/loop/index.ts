@@ -21,6 +21,7 @@ export {
   type Limits,
   limitsFrom,
   type Observation,
+  ObserverStop,
   type RunObserver,
   type RunOutcome,
   STOP_REASONS,

@@ -16,6 +16,7 @@ export type StopReason =
   | "repeated" // computer use: the same action too many times in a row
   | "policy_error" // the model provider failed after retries, or a script ran out
   | "env_error" // computer use: the environment itself failed (browser crashed, X server gone)
+  | "page_misbehaved" // computer use: the page did what no app should (dialog loop, popup flood, endless load, renderer crash)
   | "aborted"; // the user interrupted the run
 
 export const STOP_REASONS: readonly StopReason[] = [
@@ -28,6 +29,7 @@ export const STOP_REASONS: readonly StopReason[] = [
   "repeated",
   "policy_error",
   "env_error",
+  "page_misbehaved",
   "aborted",
 ];
 
@@ -109,10 +111,25 @@ export interface TurnObservation extends Observation {
 }
 
 /**
+ * Thrown by an observer (or an environment behind it) that knows why the run must end — not because
+ * the environment failed, but because of what it saw (a page that loops on dialogs): the run ends
+ * with this reason and detail instead of `env_error`.
+ */
+export class ObserverStop extends Error {
+  constructor(
+    readonly reason: StopReason,
+    readonly detail: string,
+  ) {
+    super(detail);
+    this.name = "ObserverStop";
+  }
+}
+
+/**
  * The world outside the tools, seen once before the first request and after every turn (computer use:
  * the screen). It is the only hook the loop has besides the tools: everything environment-specific —
  * capturing, stall and repeat detection — lives behind it. An exception from it means the
- * environment itself failed: the run ends with `env_error`.
+ * environment itself failed: the run ends with `env_error` (an ObserverStop: with its own reason).
  */
 export interface RunObserver {
   /** Names the environment in the env_error detail: "browser environment failed: …". */

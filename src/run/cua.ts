@@ -13,6 +13,7 @@ import {
   contactSheet,
   createEnvironment,
   cuaScriptedPolicy,
+  type DownloadRecord,
   type FrameRecord,
   frameCaptions,
   type Grade,
@@ -20,6 +21,7 @@ import {
   LabelledEnvironment,
   type ObserveKind,
   type OpenStage,
+  type PageEvents,
   runCuaEpisode,
   type Size,
   type TaskFile,
@@ -63,6 +65,10 @@ export type CuaRunResult = ResultCore<"cua", Grade> & {
   sandbox_warning: string | null;
   /** Where the app saw the secret API key arrive (empty = it never left). */
   key_leaks: string[];
+  /** Files the page downloaded, saved under downloads/ in the run folder (path relative to it). */
+  downloads: DownloadRecord[];
+  /** What the page did: dialogs dismissed, windows opened and closed, downloads cancelled, a crash. */
+  page_events: PageEvents | null;
   frames: FrameRecord[];
   contact_sheet: string | null;
 };
@@ -83,7 +89,11 @@ async function executeCua(
   options: CuaOptions,
   run: SharedRun,
 ): Promise<KindEnd<CuaRunResult>> {
-  const env = new LabelledEnvironment(createEnvironment("browser", options.screen));
+  // Downloads go into the run's folder, never anywhere else (without one, they go with the browser).
+  const downloadsDir = run.out ? join(run.out, "downloads") : undefined;
+  const env = new LabelledEnvironment(
+    createEnvironment("browser", options.screen, downloadsDir ? { downloadsDir } : {}),
+  );
   let episode: OpenStage | undefined;
   let outcome: CuaOutcome;
   let egress: string[] = [];
@@ -143,6 +153,10 @@ async function executeCua(
       egress_refused: egress,
       sandbox_warning: sandboxWarning ?? null,
       key_leaks: episode.keyLeaks(),
+      downloads: (env.downloads ?? []).map((d) =>
+        d.path && out ? { ...d, path: relative(out, d.path) } : d,
+      ),
+      page_events: env.pageEvents ?? null,
       frames: outcome.frames.map((f) => (f.path && out ? { ...f, path: relative(out, f.path) } : f)),
       contact_sheet: sheet && out ? relative(out, sheet) : null,
     },

@@ -48,6 +48,8 @@ const CUA = [
   "egress_refused",
   "sandbox_warning",
   "key_leaks",
+  "downloads",
+  "page_events",
   "frames",
   "contact_sheet",
 ] as const;

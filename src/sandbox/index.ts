@@ -5,6 +5,7 @@ export {
   DEFAULT_BOX_PIDS,
   ProgramBox,
   type ProgramBoxOptions,
+  sweepBoxLeftovers,
   unprivilegedArgv,
 } from "./box/index.js";
 export {

@@ -252,7 +252,7 @@ describe("applying to a tree that changed meanwhile", () => {
       "acceptEdits",
       "--apply",
     ]);
-    expect(r.code, r.err).toBe(1);
+    expect(r.code, `${r.err}\n---stdout---\n${r.out ?? ""}`).toBe(1);
     expect(r.err).toMatch(/not applied: 1 file\(s\)[\s\S]*notes\.txt: changed since the session started/);
     expect(readFileSync(join(repo, "notes.txt"), "utf8")).toBe("mine\n");
     const acilab = r.result?.acilab as { applied: boolean; patch: string };

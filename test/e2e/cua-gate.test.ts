@@ -138,6 +138,14 @@ const PAGES: Record<string, (other: string) => string> = {
     `<iframe src="${other}/frame" style="${POS};left:40px;top:40px;width:400px;height:120px;border:0"></iframe>`,
   canvas: () =>
     `<canvas width="300" height="150" style="${POS};left:40px;top:40px" onclick="fetch('/account/delete',{method:'POST'})"></canvas>`,
+  // A "Save" that becomes "Delete account" (its form now posting the delete) the moment the pointer
+  // arrives: a gate that reads the page before the pointer moves judges a Save.
+  swap: () =>
+    `<form id="f" method="post" action="/save"><button id="b" style="${POS};left:100px;top:100px;width:200px;height:40px">Save</button></form>
+<script>document.addEventListener("mousemove", () => { document.getElementById("f").action = "/account/delete"; document.getElementById("b").textContent = "Delete account"; }, { once: true });</script>`,
+  "swap-hover": () =>
+    `<form id="f" method="post" action="/save"><button id="b" style="${POS};left:100px;top:100px;width:200px;height:40px">Save</button></form>
+<script>document.getElementById("b").addEventListener("pointerenter", () => requestAnimationFrame(() => { document.getElementById("f").action = "/account/delete"; document.getElementById("b").textContent = "Delete account"; }), { once: true });</script>`,
   harmless: () =>
     `<form method="post" action="/save" style="margin:40px"><label>Display name <input name="name"></label> <button>Save</button></form>
 <form method="post" action="/save"><label>Search <input name="q"></label></form>`,
@@ -277,6 +285,20 @@ describe("the gate on pages of our own", () => {
       steps: [{ wait: 0.5 }, { click: { x: 140, y: 60 } }],
       blocked: /^click: what it would activate could not be read \(the point is inside a cross-origin frame/,
       real: false,
+    },
+    {
+      page: "swap",
+      name: "a click on Save that turns into Delete account when the pointer moves",
+      steps: [{ click: { x: 200, y: 120 } }],
+      blocked: /^click on button "Delete account"/,
+      real: true,
+    },
+    {
+      page: "swap-hover",
+      name: "a double click on Save that turns into Delete account a frame after the pointer enters",
+      steps: [{ double_click: { x: 200, y: 120 } }],
+      blocked: /^double_click on button "Delete account"/,
+      real: true,
     },
     {
       page: "canvas",

@@ -1,4 +1,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pLimit from "p-limit";
@@ -85,5 +87,101 @@ describe.concurrent("the shipped task files with their reference scripts", () =>
     expect(result.resolved).toBe(false);
     expect(result.stop_reason).toBe("submitted");
     expect(result.grade.detail).toMatch(/task\.yaml: grade\.js: threw .* at the end — fix the expression/);
+  });
+
+  it("runs against a url app the user runs themselves, whose state is theirs between episodes", async () => {
+    // The user's app: a counter that lives as long as its server, not per episode.
+    let presses = 0;
+    const app = createServer((req, res) => {
+      if (req.method === "POST" && req.url === "/press") {
+        presses++;
+        return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(presses));
+      }
+      res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><body>
+<button onclick="fetch('/press', { method: 'POST' }).then((r) => r.json()).then((n) => { window.REWARD = n; window.DONE = true; })">Press</button></body>`);
+    });
+    await new Promise<void>((r) => app.listen(0, "127.0.0.1", () => r()));
+    try {
+      const dir = join(root, "url-app");
+      mkdirSync(dir, { recursive: true });
+      const port = (app.address() as AddressInfo).port;
+      writeFileSync(
+        join(dir, "task.yaml"),
+        `id: url-app\ninstruction: Press the button.\napp:\n  url: http://127.0.0.1:${port}/\n` +
+          "grade: { js: window.REWARD ?? 0, done_js: window.DONE === true }\n" +
+          "script:\n  - click: { role: button, name: Press }\n  - done: pressed\n",
+      );
+      const task = loadTaskFile(join(dir, "task.yaml"));
+      const first = await run(task);
+      const second = await run(task);
+      // Nobody reset the user's app: the second episode's press was its second.
+      expect([first.grade.reward, second.grade.reward]).toEqual([1, 2]);
+      expect([first.resolved, second.resolved]).toEqual([true, true]);
+      expect(second.egress_refused.filter((r) => r.includes(String(port)))).toEqual([]);
+      expect(presses).toBe(2);
+    } finally {
+      await new Promise((r) => app.close(r));
+    }
+  });
+
+  it("runs a page in MiniWoB's protocol unchanged: var globals, a START cover, the episode begun by setup_js", async () => {
+    // Written here in the shape of MiniWoB++'s core.js (its pages are not shipped): the reward and
+    // done flag are top-level vars, the instruction is #query's text, and the episode starts behind a
+    // cover until core.startEpisodeReal() is called — what MiniWoB's own Python environment calls.
+    const dir = join(root, "wob");
+    mkdirSync(join(dir, "html"), { recursive: true });
+    writeFileSync(
+      join(dir, "html", "core.js"),
+      `var WOB_REWARD_GLOBAL = 0; var WOB_RAW_REWARD_GLOBAL = 0; var WOB_DONE_GLOBAL = false;
+var core = {};
+core.startEpisode = function () { document.getElementById("cover").style.display = "block"; };
+core.startEpisodeReal = function () {
+  document.getElementById("cover").style.display = "none"; genProblem(); WOB_DONE_GLOBAL = false; WOB_RAW_REWARD_GLOBAL = 0;
+};
+core.endEpisode = function (r) { WOB_RAW_REWARD_GLOBAL = r; WOB_REWARD_GLOBAL = r; WOB_DONE_GLOBAL = true; core.startEpisode(); };
+core.getUtterance = function () { return document.getElementById("query").textContent.trim(); };
+window.addEventListener("load", function () { core.startEpisode(); });`,
+    );
+    writeFileSync(
+      join(dir, "html", "click-word.html"),
+      `<!doctype html><html><head><script src="core.js"></script>
+<style>.alink{cursor:pointer;text-decoration:underline;color:blue}#cover{position:fixed;inset:0;background:#fd0;display:none}</style>
+<script>
+var genProblem = function () {
+  var words = ["Rutrum", "Egestas", "Tortor"];
+  document.getElementById("query").textContent = 'Click on the link "' + words[1] + '".';
+  var area = document.getElementById("area"); area.innerHTML = "";
+  words.forEach(function (w) {
+    var s = document.createElement("span"); s.className = "alink"; s.textContent = w;
+    s.addEventListener("click", function () { core.endEpisode(w === words[1] ? 1 : -1); });
+    area.appendChild(s); area.appendChild(document.createTextNode(" lorem "));
+  });
+};
+</script></head><body><div id="query"></div><div id="area"></div><div id="cover">START</div></body></html>`,
+    );
+    writeFileSync(
+      join(dir, "click-word.yaml"),
+      [
+        "id: wob-click-word",
+        "instruction_js: core.getUtterance()",
+        "app: { static: ./html }",
+        "start: /click-word.html",
+        "setup_js: core.startEpisodeReal();",
+        "grade: { js: WOB_RAW_REWARD_GLOBAL, done_js: WOB_DONE_GLOBAL }",
+        "script:",
+        "  - click: { role: clickable, name: Egestas }",
+        "  - done: clicked",
+        "",
+      ].join("\n"),
+    );
+    const result = await run(loadTaskFile(join(dir, "click-word.yaml")));
+    expect({ resolved: result.resolved, reward: result.grade.reward, stop: result.stop_reason }).toEqual({
+      resolved: true,
+      reward: 1,
+      stop: "submitted",
+    });
+    const trajectory = readFileSync(join(result.dir, "trajectory.jsonl"), "utf8");
+    expect(trajectory).toContain('Click on the link \\"Egestas\\".');
+    expect(trajectory).toContain('clickable \\"Egestas\\"');
   });
 });

@@ -4,12 +4,12 @@
  * another loopback port of the host), the read-only system, the private home and /tmp, crash
  * reporting, the cgroup limits and Chromium's own sandbox.
  */
-import { existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, readlinkSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { homedir, tmpdir } from "node:os";
-import { join } from "node:path";
+import { homedir } from "node:os";
 import type { DoctorCheck } from "../../sandbox/index.js";
+import { artifactsDirOf, freshProfile, removeProfile } from "./chromium.js";
 import { BOX_PROFILE, boxUnavailable, browserPid, launchChromium } from "./launch.js";
 
 const NAMES = [
@@ -60,11 +60,12 @@ async function probeBox(): Promise<Map<Name, Verdict>> {
   };
   const appPort = await port(app);
   const otherPort = await port(other);
-  const hostProfile = mkdtempSync(join(tmpdir(), "acilab-chromium-"));
+  const hostProfile = freshProfile();
   const out = new Map<Name, Verdict>();
   try {
     const launched = await launchChromium({
       hostProfile,
+      artifactsDir: artifactsDirOf(hostProfile),
       args: [],
       context: { headless: true },
       allowHosts: [`127.0.0.1:${appPort}`],
@@ -133,7 +134,7 @@ async function probeBox(): Promise<Map<Name, Verdict>> {
       await launched.close();
     }
   } finally {
-    rmSync(hostProfile, { recursive: true, force: true });
+    removeProfile(hostProfile);
     app.close();
     other.close();
   }

@@ -4,24 +4,33 @@
  * every request through the egress allowlist proxy, cookies injected before the first load.
  */
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
-import type {
-  Capture,
-  Environment,
-  EnvironmentStart,
-  ObserveKind,
-  Probe,
-  ProbeQuery,
-  ScreenAction,
-  Size,
+import {
+  type Capture,
+  type Environment,
+  type EnvironmentStart,
+  type ObserveKind,
+  PageHazardError,
+  type Probe,
+  type ProbeQuery,
+  type ScreenAction,
+  type Size,
 } from "../types.js";
 import { collectElements } from "./a11y.js";
-import { assertChromium, freshProfile, pageRefusals, removeProfile } from "./chromium.js";
+import { artifactsDirOf, assertChromium, freshProfile, pageRefusals, removeProfile } from "./chromium.js";
 import { cleanDom, DEFAULT_DOM_BUDGET } from "./dom.js";
 import { type EgressProxy, type EgressRefusal, originRule } from "./egress.js";
 import { toPlaywrightKeys } from "./keys.js";
 import { browserPid, type LaunchedChromium, launchChromium } from "./launch.js";
 import { PageActivity } from "./page-activity.js";
+import {
+  type DownloadRecord,
+  type PageEvents,
+  PageGuard,
+  type PageGuardOptions,
+  RENDERER_HEAP_MB,
+} from "./page-guard.js";
 import { probeThroughCdp } from "./probe.js";
+import { sweepBrowserLeftovers } from "./scratch.js";
 import { drawMarks } from "./som.js";
 
 export const DEFAULT_SCREEN: Size = { width: 1400, height: 800 };
@@ -29,16 +38,20 @@ export const DEFAULT_SCREEN: Size = { width: 1400, height: 800 };
 export const TYPE_CHUNK = 16;
 /** The contract's cap on a wait action: a real pause, but a policy cannot park an episode. */
 export const MAX_WAIT_SECONDS = 10;
-/** How long the first page may take to load before reset fails (loopback pages load in well under 1 s). */
-const LOAD_TIMEOUT_MS = 15_000;
 /** Capture attempts while a page is being swapped ("Not attached to an active page"), and the pause between. */
 const CAPTURE_ATTEMPTS = 5;
 const CAPTURE_RETRY_MS = 100;
+/** Resolves after the page has drawn two frames (what an input event changed is on screen by then). */
+const TWO_FRAMES = "new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))";
 
 export interface BrowserEnvironmentOptions {
   screen?: Size;
   /** Character budget of the cleaned DOM observation. */
   domBudget?: number;
+  /** Caps on what a page may do (page-guard.ts) and where its downloads are kept (the episode folder). */
+  guard?: PageGuardOptions;
+  /** The renderer's JavaScript heap cap in MiB (default RENDERER_HEAP_MB). */
+  heapMb?: number;
 }
 
 export class BrowserEnvironment implements Environment {
@@ -53,10 +66,26 @@ export class BrowserEnvironment implements Environment {
   private launched: LaunchedChromium | undefined;
   private warning: string | undefined;
   private readonly activity = new PageActivity();
+  /** Where the pointer rests (Playwright's mouse starts at 0,0); reset with the browser. */
+  private pointer = { x: 0, y: 0 };
+  private readonly guard: PageGuard;
+  private readonly heapMb: number;
 
   constructor(options: BrowserEnvironmentOptions = {}) {
     this.screen = options.screen ?? DEFAULT_SCREEN;
     this.domBudget = options.domBudget ?? DEFAULT_DOM_BUDGET;
+    this.guard = new PageGuard(options.guard);
+    this.heapMb = options.heapMb ?? RENDERER_HEAP_MB;
+  }
+
+  /** What the page did this episode: dialogs dismissed, popups opened and closed, a crash. */
+  get pageEvents(): PageEvents {
+    return { ...this.guard.events };
+  }
+
+  /** This episode's downloads (saved in the guard's downloadsDir, if it has one). */
+  get downloads(): readonly DownloadRecord[] {
+    return [...this.guard.downloads];
   }
 
   /**
@@ -89,11 +118,20 @@ export class BrowserEnvironment implements Environment {
     if (!start.url) throw new Error("browser environment: reset needs start.url (the task's first page)");
     assertChromium();
     await this.closeBrowser();
+    await sweepBrowserLeftovers();
     this.profile = freshProfile();
+    this.guard.clear(artifactsDirOf(this.profile));
     this.launched = await launchChromium({
       hostProfile: this.profile,
-      args: [],
-      context: { headless: true, viewport: this.screen, screen: this.screen, deviceScaleFactor: 1 },
+      artifactsDir: artifactsDirOf(this.profile),
+      args: [`--js-flags=--max-old-space-size=${this.heapMb}`],
+      context: {
+        headless: true,
+        viewport: this.screen,
+        screen: this.screen,
+        deviceScaleFactor: 1,
+        acceptDownloads: true,
+      },
       allowHosts: start.allowHosts ?? [originRule(start.url)],
     });
     this.proxy = this.launched.proxy;
@@ -102,15 +140,26 @@ export class BrowserEnvironment implements Environment {
     if (start.cookies && start.cookies.length > 0) {
       await this.context.addCookies(start.cookies.map((c) => ({ ...c, path: c.path ?? "/" })));
     }
-    // A popup or target=_blank becomes the page the user sees, as it would on a real screen.
-    this.context.on("page", (p) => {
-      // Settled once the new page has loaded and is the one captures read.
+    // A popup or target=_blank becomes the page the user sees, as it would on a real screen (the
+    // guard closes those past its cap). Settled once the new page has loaded and captures read it.
+    this.guard.watch(this.context, (p) => {
       this.activity.opened(Promise.all([p.waitForLoadState("load"), this.follow(p)]));
     });
     this.activity.watch(this.context);
     const page = this.context.pages()[0] ?? (await this.context.newPage());
     await this.follow(page);
-    await page.goto(start.url, { waitUntil: "load", timeout: LOAD_TIMEOUT_MS });
+    const timeout = this.guard.navigationTimeoutMs;
+    try {
+      await this.guard.race(page.goto(start.url, { waitUntil: "load", timeout }));
+    } catch (err) {
+      if (err instanceof PageHazardError || !/Timeout/i.test((err as Error).name + (err as Error).message))
+        throw err;
+      this.guard.trip({
+        kind: "load_timeout",
+        detail: `${start.url} did not finish loading within ${timeout / 1000} s`,
+      });
+      this.guard.check();
+    }
   }
 
   /**
@@ -121,12 +170,12 @@ export class BrowserEnvironment implements Environment {
   async capture(observe: ObserveKind): Promise<Capture> {
     let last: unknown;
     for (let attempt = 1; attempt <= CAPTURE_ATTEMPTS; attempt++) {
-      await this.activity.settleNavigation();
+      await this.guard.race(this.activity.settleNavigation());
       try {
-        return await this.captureOnce(observe);
+        return await this.guard.race(this.captureOnce(observe), `a "${observe}" capture`);
       } catch (err) {
-        // No browser at all (never reset, or closed) is not a page swap: say so at once.
-        if (!this.context) throw err;
+        // No browser at all (never reset, or closed) is not a page swap, nor is a hostile page.
+        if (!this.context || err instanceof PageHazardError) throw err;
         last = err;
         await sleep(CAPTURE_RETRY_MS);
       }
@@ -160,16 +209,18 @@ export class BrowserEnvironment implements Environment {
   async act(action: ScreenAction): Promise<void> {
     const { page } = this.live();
     try {
-      await this.input(action);
+      await this.guard.race(this.input(action), `the ${action.kind} action`);
     } catch (err) {
+      if (err instanceof PageHazardError) throw err;
       // A click that closes its own page (window.close() in a popup) can end the page before
       // Playwright's click returns: the input landed, and the page below is what the user sees now.
       if (!(page.isClosed() && /has been closed/.test((err as Error).message))) throw err;
     }
     // An input event may have started a navigation (form submit, link, Enter) or a fetch: let it land,
     // so the next capture sees the new page rather than a page between documents.
-    if (action.kind === "wait" || action.kind === "move" || action.kind === "scroll") return;
-    await this.activity.afterInput(() => this.pageTargets());
+    if (action.kind === "wait" || action.kind === "move" || action.kind === "scroll")
+      return this.guard.check();
+    await this.guard.race(this.activity.afterInput(() => this.pageTargets()));
   }
 
   /** Pages the browser has open, reported to Playwright or not yet (CDP's own list of targets). */
@@ -183,17 +234,28 @@ export class BrowserEnvironment implements Environment {
     const { page } = this.live();
     const mouse = page.mouse;
     switch (action.kind) {
-      case "click":
-        return mouse.click(action.x, action.y, { button: action.button ?? "left" });
+      case "click": {
+        // Pressed where the pointer already rests (the gate's reading put it there): no move first,
+        // so a page that swaps what is under the pointer on mousemove has no move to react to.
+        await this.moveTo(action.x, action.y);
+        const button = action.button ?? "left";
+        await mouse.down({ button });
+        return mouse.up({ button });
+      }
       case "double_click":
-        return mouse.dblclick(action.x, action.y);
+        await this.moveTo(action.x, action.y);
+        await mouse.down({ clickCount: 1 });
+        await mouse.up({ clickCount: 1 });
+        await mouse.down({ clickCount: 2 });
+        return mouse.up({ clickCount: 2 });
       case "move":
-        return mouse.move(action.x, action.y);
+        return this.moveTo(action.x, action.y);
       case "drag":
-        await mouse.move(action.from.x, action.from.y);
+        await this.moveTo(action.from.x, action.from.y);
         await mouse.down();
         // Intermediate moves, so pages that track mousemove (sliders, drag-and-drop) see a drag.
         await mouse.move(action.to.x, action.to.y, { steps: 10 });
+        this.pointer = { ...action.to };
         return mouse.up();
       case "type":
         for (let i = 0; i < action.text.length; i += TYPE_CHUNK) {
@@ -203,12 +265,10 @@ export class BrowserEnvironment implements Environment {
       case "key":
         return page.keyboard.press(toPlaywrightKeys(action.keys));
       case "scroll":
-        await mouse.move(action.x, action.y);
+        await this.moveTo(action.x, action.y);
         await mouse.wheel(action.dx, action.dy);
         // The wheel is asynchronous in the renderer; let the scroll land before the next capture.
-        return void (await page.evaluate(
-          "new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))",
-        ));
+        return void (await page.evaluate(TWO_FRAMES));
       case "wait":
         return sleep(Math.min(Math.max(0, action.seconds), MAX_WAIT_SECONDS) * 1000);
       default: {
@@ -218,15 +278,34 @@ export class BrowserEnvironment implements Environment {
     }
   }
 
-  /** What a press at a point, or a key on the focus, would activate in the current page (the gate's reading). */
+  /** The pointer to (x, y), unless it rests there already (a move there would be an event for the page). */
+  private async moveTo(x: number, y: number): Promise<void> {
+    if (this.pointer.x === x && this.pointer.y === y) return;
+    await this.live().page.mouse.move(x, y);
+    this.pointer = { x, y };
+  }
+
+  /**
+   * What a press at a point, or a key on the focus, would activate in the current page (the gate's
+   * reading). For a point, the pointer goes there first and the page gets two frames to react, then
+   * the page is read: what a page shows under a resting pointer (hover menus, or a "Save" that turns
+   * into "Delete account" on mousemove) is what the press will meet, since the press does not move.
+   */
   async probe(query: ProbeQuery): Promise<Probe> {
     if (!this.page || !this.cdp) return { ok: false, reason: "the browser has no page open" };
-    return probeThroughCdp(this.cdp, query);
+    const read = async () => {
+      if (query.kind === "point") {
+        await this.moveTo(query.x, query.y);
+        await this.live().page.evaluate(TWO_FRAMES);
+      }
+      return probeThroughCdp(this.live().cdp, query);
+    };
+    return this.guard.race(read(), "the confirmation gate's reading of the page");
   }
 
   /** Evaluate a script in the current page (tests and graders read page state with it). */
   async evaluate<T>(script: string): Promise<T> {
-    return (await this.live().page.evaluate(script)) as T;
+    return (await this.guard.race(this.live().page.evaluate(script), "an evaluation in the page")) as T;
   }
 
   async close(): Promise<void> {
@@ -239,6 +318,7 @@ export class BrowserEnvironment implements Environment {
     const cdp = await page.context().newCDPSession(page);
     this.page = page;
     this.cdp = cdp;
+    this.pointer = { x: 0, y: 0 }; // each page's mouse starts at its corner
     page.once("close", () => {
       if (this.page !== page) return;
       const rest = this.context?.pages().filter((p) => p !== page) ?? [];
@@ -258,7 +338,10 @@ export class BrowserEnvironment implements Environment {
   private async closeBrowser(): Promise<void> {
     const launched = this.launched;
     this.launched = this.context = this.page = this.cdp = undefined;
+    this.pointer = { x: 0, y: 0 };
     this.activity.clear();
+    // Downloads in progress finish first, so the episode's folder holds whole files.
+    await this.guard.settle();
     // The browser, then its proxy and box: the profile in the box's /tmp goes with the box.
     if (launched) await launched.close();
     removeProfile(this.profile);

@@ -3,11 +3,11 @@
  * Debian's build, never a downloaded one; a fresh profile per episode; every request through the
  * egress proxy.
  */
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { EgressRefusal } from "./egress.js";
-import { removeNow, removeOnExit } from "./proc.js";
+import { removeNow } from "./proc.js";
+import { makeScratch, releaseScratch, scratchOfProfile } from "./scratch.js";
 
 export const CHROMIUM_PATH = process.env.ACILAB_CHROMIUM ?? "/usr/bin/chromium";
 
@@ -85,13 +85,25 @@ export function assertChromium(): void {
   }
 }
 
-/** A new, empty --user-data-dir: no cookies, history or cache carried between episodes. */
+/**
+ * A new, empty --user-data-dir: no cookies, history or cache carried between episodes. It lives in an
+ * owner-marked scratch directory (scratch.ts) beside `artifactsDirOf(profile)`, so a SIGKILLed run's
+ * profile is swept by the next start.
+ */
 export function freshProfile(): string {
-  return removeOnExit(mkdtempSync(join(tmpdir(), "acilab-chromium-")));
+  return makeScratch().profile;
+}
+
+/** Playwright's artifacts folder for a freshProfile (pass as artifactsDir: not the shared temp dir). */
+export function artifactsDirOf(profile: string): string {
+  return join(profile, "..", "artifacts");
 }
 
 export function removeProfile(dir: string | undefined): void {
-  if (dir) removeNow(dir);
+  if (!dir) return;
+  const scratch = scratchOfProfile(dir);
+  if (scratch) releaseScratch(scratch);
+  else removeNow(dir);
 }
 
 /**

@@ -13,6 +13,16 @@ export { cleanDom, DEFAULT_DOM_BUDGET, truncateText } from "./dom.js";
 export { EgressProxy, type EgressRefusal, isAllowed, originRule, parseAllowHost } from "./egress.js";
 export { toPlaywrightKeys, toXdotoolKeys } from "./keys.js";
 export {
+  DIALOG_LOOP_AT,
+  type DownloadRecord,
+  MAX_OPEN_PAGES,
+  NAVIGATION_TIMEOUT_MS,
+  type PageEvents,
+  type PageGuardOptions,
+  POPUP_FLOOD_AT,
+  RENDERER_HEAP_MB,
+} from "./page-guard.js";
+export {
   type AxTreeNode,
   boxCentre,
   describeElements,
@@ -29,6 +39,7 @@ export { PIXELS_PER_WHEEL_NOTCH, xdotoolCommands } from "./x11-input.js";
 import type { Environment, Size } from "../types.js";
 import { BrowserEnvironment } from "./browser.js";
 import type { EgressRefusal } from "./egress.js";
+import type { DownloadRecord, PageEvents, PageGuardOptions } from "./page-guard.js";
 import { X11Environment } from "./x11.js";
 
 /** What both environments offer beyond the contract: the allowlist's refusals and page-state reads. */
@@ -39,11 +50,21 @@ export interface InspectableEnvironment extends Environment {
   readonly sandboxWarning: string | undefined;
   /** Run a script in the page (graders read final state with it); X11 needs its built-in Chromium. */
   evaluate<T>(script: string): Promise<T>;
+  /** What the page did (dialogs, popups, a crash): the browser environment counts them. */
+  readonly pageEvents?: PageEvents | undefined;
+  /** The episode's downloads, saved in `guard.downloadsDir` (the browser environment). */
+  readonly downloads?: readonly DownloadRecord[] | undefined;
 }
 
-/** One environment of the kind a task asks for. */
-export function createEnvironment(kind: Environment["kind"], screen?: Size): InspectableEnvironment {
+/** One environment of the kind a task asks for; `guard`: the browser's caps and downloads folder. */
+export function createEnvironment(
+  kind: Environment["kind"],
+  screen?: Size,
+  guard?: PageGuardOptions,
+): InspectableEnvironment {
   const options = screen ? { screen } : {};
-  return kind === "browser" ? new BrowserEnvironment(options) : new X11Environment(options);
+  return kind === "browser"
+    ? new BrowserEnvironment({ ...options, ...(guard ? { guard } : {}) })
+    : new X11Environment(options);
 }
 export { recheckElement } from "./recheck.js";

@@ -9,8 +9,8 @@
  * to bwrap and Chromium, so Playwright's CDP pipes (fds 3 and 4) and its kill of the process reach the
  * real browser, and Playwright's launch, close and crash handling stay what they are unboxed.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { type BrowserContext, chromium } from "playwright-core";
 import { PROXY_SOCKET, PROXY_URL, ProgramBox, probeBwrap } from "../../sandbox/index.js";
 import {
@@ -28,23 +28,47 @@ export const BOX_PROFILE = "/tmp/profile";
 /** Playwright's options for the context (viewport…); the launcher owns the executable, args and env. */
 type ContextOptions = Omit<
   NonNullable<Parameters<typeof chromium.launchPersistentContext>[1]>,
-  "executablePath" | "args" | "env" | "chromiumSandbox"
+  | "executablePath"
+  | "args"
+  | "env"
+  | "chromiumSandbox"
+  | "artifactsDir"
+  | "handleSIGINT"
+  | "handleSIGTERM"
+  | "handleSIGHUP"
 >;
 
 export interface ChromiumLaunch {
   /** An empty host directory Playwright is given as userDataDir (the boxed browser never uses it). */
   hostProfile: string;
+  /**
+   * Playwright's artifacts folder (downloads land there first, then the page guard copies them into
+   * the episode's folder): the episode's scratch, never Playwright's own folder in the shared /tmp.
+   * The boxed browser writes it at the same path inside (a writable bind handed to the box's uid).
+   */
+  artifactsDir: string;
   /** Flags beyond the common ones (kiosk, window size…). */
   args: readonly string[];
   context: ContextOptions;
   allowHosts: readonly string[];
   /** The X display (":N") a headful browser draws on: its socket is the only one bound into the box. */
   display?: string;
-  /**
-   * Host directories the boxed browser may write, at the same path inside (an episode's downloads
-   * folder given to Playwright as `downloadsPath`: without a bind, a download has nowhere to land).
-   */
-  writable?: readonly string[];
+}
+
+/**
+ * What every launch tells Playwright. Signals are the command's to handle (a run stops cleanly on
+ * Ctrl-C and closes the browser itself); Playwright's own handlers would kill the browser mid-episode,
+ * or keep alive a process nobody else handles the signal for. Its exit handler still kills the browser.
+ */
+function commonOptions(launch: ChromiumLaunch) {
+  return {
+    artifactsDir: launch.artifactsDir,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+    // Playwright must not add its own proxy bypass.
+    ignoreDefaultArgs: ["--enable-automation"],
+  };
 }
 
 export interface LaunchedChromium {
@@ -105,7 +129,7 @@ async function startBoxed(
     proxy: true,
     nestedSandbox: nested,
     readOnly,
-    writable: (launch.writable ?? []).map((dir) => ({ source: dir, dest: dir })),
+    writable: [{ source: reachable(launch.artifactsDir), dest: launch.artifactsDir }],
     ...(launch.display ? { env: { DISPLAY: launch.display } } : {}),
     replaceArgs: { "--user-data-dir=": `--user-data-dir=${BOX_PROFILE}` },
     hostname: "browser",
@@ -116,11 +140,11 @@ async function startBoxed(
     proxy.setAllowHosts(launch.allowHosts);
     const context = await chromium.launchPersistentContext(launch.hostProfile, {
       ...launch.context,
+      ...commonOptions(launch),
       executablePath: box.executable,
       chromiumSandbox: nested,
       args: [...BOX_CHROMIUM_FLAGS, ...proxyFlags(PROXY_URL), ...launch.args],
       env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" },
-      ignoreDefaultArgs: ["--enable-automation"],
     });
     const warnings = [...box.warnings];
     if (!nested)
@@ -151,6 +175,7 @@ async function launchOnHost(launch: ChromiumLaunch, why: string): Promise<Launch
   proxy.setAllowHosts(launch.allowHosts);
   const context = await chromium.launchPersistentContext(launch.hostProfile, {
     ...launch.context,
+    ...commonOptions(launch),
     executablePath: CHROMIUM_PATH,
     args: [...CHROMIUM_FLAGS, ...proxyFlags(proxy.url), ...launch.args],
     // Chromium's singleton socket dir goes under TMPDIR; inside the profile, it goes when the profile does.
@@ -159,7 +184,6 @@ async function launchOnHost(launch: ChromiumLaunch, why: string): Promise<Launch
       TMPDIR: launch.hostProfile,
       ...(launch.display ? { DISPLAY: launch.display } : {}),
     },
-    ignoreDefaultArgs: ["--enable-automation"],
   });
   return {
     context,
@@ -171,6 +195,18 @@ async function launchOnHost(launch: ChromiumLaunch, why: string): Promise<Launch
       await proxy.close();
     },
   };
+}
+
+/**
+ * bwrap runs as the box's uid and binds the source itself, so every directory above it must be
+ * traversable by that uid: the scratch root (mkdtemp's 0700) becomes 0711, searchable but not listable.
+ * The folder itself is handed to the box's uid when the box opens.
+ */
+function reachable(dir: string): string {
+  const parent = dirname(dir);
+  if (parent !== "/" && (statSync(parent).mode & 0o711) !== 0o711)
+    chmodSync(parent, statSync(parent).mode | 0o711);
+  return dir;
 }
 
 /**

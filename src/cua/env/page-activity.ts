@@ -118,7 +118,7 @@ export class PageActivity {
  * never load a document (no response, 204, a download). Registered before the new document commits,
  * so its load event cannot be missed.
  */
-function loaded(page: Page, request: Request): Promise<void> {
+export function loaded(page: Page, request: Request): Promise<void> {
   return new Promise<void>((resolve) => {
     page.once("load", () => resolve());
     page.once("close", () => resolve());

@@ -24,7 +24,11 @@ export const INTERACTIVE_ROLES: ReadonlySet<string> = new Set([
   "option",
   "gridcell",
   "treeitem",
+  // A cross-origin <iframe> (a11y.ts): its content is not read, but a person sees it and may click into it.
+  "frame",
   "slider",
+  // A plain element its script makes a control, shown by where the pointer cursor starts (a11y.ts).
+  "clickable",
 ]);
 
 /** One node of an accessibility tree; `bbox` is [x0, y0, x1, y1] in screen pixels. */

@@ -28,6 +28,7 @@ import {
 import { collectElements, type ViewportPlacement } from "./a11y.js";
 import { DEFAULT_SCREEN, MAX_WAIT_SECONDS } from "./browser.js";
 import {
+  artifactsDirOf,
   assertChromium,
   freshProfile,
   pageRefusals,
@@ -39,6 +40,7 @@ import { type EgressProxy, type EgressRefusal, originRule } from "./egress.js";
 import { browserPid, type LaunchedChromium, launchChromium } from "./launch.js";
 import { probeThroughCdp } from "./probe.js";
 import { type Owned, removeNow, removeOnExit, run, spawnOwned, stopOwned } from "./proc.js";
+import { sweepBrowserLeftovers } from "./scratch.js";
 import { drawMarksRaw } from "./som.js";
 import { xdotoolCommands } from "./x11-input.js";
 import { startXvfb, waitFor } from "./xvfb.js";
@@ -177,6 +179,12 @@ export class X11Environment implements Environment {
     const placement = await this.placement(inner.page).catch(() => undefined);
     if (!placement)
       return { ok: false, reason: "the browser window's place on the screen could not be read" };
+    if (query.kind === "point") {
+      // As in the headless browser: the pointer rests where it will press, the page reacts, then it
+      // is read. xdotool's click there moves nothing (the X server sends no motion for no change).
+      await this.xdotool(["mousemove", String(Math.round(query.x)), String(Math.round(query.y))]);
+      await inner.page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))");
+    }
     return probeThroughCdp(inner.cdp, query, placement.offset);
   }
 
@@ -219,12 +227,14 @@ export class X11Environment implements Environment {
   private async startChromium(start: EnvironmentStart): Promise<void> {
     assertChromium();
     const url = start.url!;
+    await sweepBrowserLeftovers();
     this.profile = freshProfile();
     const { width, height } = this.screen;
     // Launched by Playwright like the headless browser, in the same box; only this display's socket
     // is bound into it (launch.ts).
     const launched = await launchChromium({
       hostProfile: this.profile,
+      artifactsDir: artifactsDirOf(this.profile),
       args: [
         ...QUIET_CHROMIUM_FLAGS,
         "--kiosk",

@@ -15,6 +15,11 @@ beforeAll(() => {
   writeFileSync(join(dir, "site", "index.html"), "<p>hi</p>");
   writeFileSync(join(dir, "site", "app.js"), "window.X = 1;");
   writeFileSync(join(dir, "site", "sub", "data.json"), "{}");
+  writeFileSync(join(dir, "site", ".env"), "API_KEY=secret");
+  mkdirSync(join(dir, "site", ".git"));
+  writeFileSync(join(dir, "site", ".git", "config"), "[core]");
+  mkdirSync(join(dir, "site", ".well-known"));
+  writeFileSync(join(dir, "site", ".well-known", "security.txt"), "Contact: x");
   writeFileSync(join(dir, "secret.txt"), "outside");
   symlinkSync(join(dir, "secret.txt"), join(dir, "site", "link.txt"));
 });
@@ -48,6 +53,10 @@ describe("a static app", () => {
       // No listing for a folder without index.html; no way out by .., an encoded .., or a symlink.
       for (const path of ["/sub/", "/../secret.txt", "/%2e%2e/secret.txt", "/link.txt", "/nope"])
         expect((await get(path)).status, path).toBe(404);
+      // Nor a folder's private parts: dot-files and dot-folders, encoded or not; .well-known is a site's.
+      for (const path of ["/.env", "/.git/config", "/%2egit/config", "/sub/../.env"])
+        expect((await get(path)).status, path).toBe(404);
+      expect((await get("/.well-known/security.txt")).status).toBe(200);
       expect((await fetch(`${app.origin}/`, { method: "POST" })).status).toBe(405);
     } finally {
       await app.close();

@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { homedir, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadTaskFile, loadTaskFolder } from "./load.js";
 import { TaskFileError } from "./schema.js";
@@ -72,6 +72,14 @@ describe("task files", () => {
     expect(err.field).toBe("app.static");
     expect(err.message).toContain(`no folder ${join(dir, "www")}`);
     expect(err.message).toContain("relative to the task file");
+  });
+
+  it("refuses a static folder that is the filesystem root or holds the home directory", () => {
+    for (const folder of ["/", homedir(), dirname(homedir())]) {
+      const err = problem(GOOD.replace("./site", folder));
+      expect(err.field, folder).toBe("app.static");
+      expect(err.message).toMatch(/the page and the model could read every file in it/);
+    }
   });
 
   it("reports bad YAML at its line and column", () => {

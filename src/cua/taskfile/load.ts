@@ -2,8 +2,9 @@
  * Task files from disk: one file, or a folder of them (`*.yaml` in it and `<sub>/task.yaml` one level
  * down), each checked against what it names (the static folder exists, the command takes a port).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { parseTaskFile, type TaskFile, TaskFileError } from "./schema.js";
 
 /** The name a task file has inside a task folder. */
@@ -41,6 +42,17 @@ function checkPaths(task: TaskFile, shown: string): void {
       "app.static",
       `no folder ${app.dir} — create it (with the start page, ${task.start ?? "index.html"}) or fix the path; it is relative to the task file`,
     );
+  if (app.kind === "static") {
+    // The page (and through it the model) reads everything under the folder: never a whole disk or home.
+    const real = realpathSync(app.dir);
+    const home = realpathSync(homedir());
+    if (real === "/" || real === home || home.startsWith(`${real}${sep}`))
+      throw new TaskFileError(
+        shown,
+        "app.static",
+        `${app.dir} is ${real === "/" ? "the filesystem root" : "your home directory or above it"}: the page and the model could read every file in it — point it at the site's own folder`,
+      );
+  }
   if (app.kind === "command" && !app.command.includes("{port}"))
     throw new TaskFileError(
       shown,

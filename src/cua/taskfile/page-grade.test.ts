@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { InspectableEnvironment } from "../env/index.js";
-import { expression, PageGrade, toReward } from "./page-grade.js";
+import { expression, PAGE_READ_TIMEOUT_MS, PageGrade, toReward } from "./page-grade.js";
 import type { TaskFile } from "./schema.js";
 
 /** A page whose globals are a plain object: expressions are run with `window` bound to it. */
@@ -34,6 +34,20 @@ describe("a task file's grade, read in the page", () => {
 
   it("keeps a trailing semicolon and await working", async () => {
     expect(await pageEnv({}).evaluate(expression("await Promise.resolve(2);"))).toBe(2);
+  });
+
+  it("fails a grade that waits on something that never comes, naming the wait, instead of holding the step", async () => {
+    vi.useFakeTimers();
+    try {
+      const grade = new PageGrade(pageEnv({}), task("await new Promise(() => {})"));
+      const ended = grade.final();
+      await vi.advanceTimersByTimeAsync(PAGE_READ_TIMEOUT_MS + 1);
+      await ended;
+      expect(grade.verdict()).toMatchObject({ resolved: false, reward: 0 });
+      expect(grade.verdict().detail).toMatch(/grade\.js: threw .*did not finish within 10 s/);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("records the reward at the end; > 0 is resolved", async () => {

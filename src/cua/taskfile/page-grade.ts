@@ -18,14 +18,27 @@ export type PageRead = { ok: true; value: unknown } | { ok: false; error: string
 /** A task file's verdict: the grade every kind has, and the reward. */
 export type TaskFileGrade = Grade & { reward: number };
 
+/**
+ * How long a task file's expression may wait in the page (an `await` on something that never comes):
+ * it then fails with this message instead of holding the step. A page whose scripts never yield at
+ * all is the page guard's to end (page_unresponsive, after PAGE_ANSWER_TIMEOUT_MS).
+ */
+export const PAGE_READ_TIMEOUT_MS = 10_000;
+
+/** Run `body` (an async function's source) in the page, rejected there if it waits past the timeout. */
+function bounded(body: string): string {
+  const ms = PAGE_READ_TIMEOUT_MS;
+  return `Promise.race([(${body})(), new Promise((_, no) => setTimeout(() => no(new Error("it did not finish within ${ms / 1000} s (it waits on something that never comes)")), ${ms}))])`;
+}
+
 /** `expr` as an async function's result, so `await` works and a trailing `;` does not break it. */
 export function expression(expr: string): string {
-  return `(async () => (\n${expr.trim().replace(/;+$/, "")}\n))()`;
+  return bounded(`async () => (\n${expr.trim().replace(/;+$/, "")}\n)`);
 }
 
 /** `code` as an async function's body (setup_js may be several statements). */
 export function statements(code: string): string {
-  return `(async () => {\n${code}\n})()`;
+  return bounded(`async () => {\n${code}\n}`);
 }
 
 /** Evaluate in the page; the page's own error (first line) when it throws. */

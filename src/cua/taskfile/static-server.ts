@@ -52,6 +52,8 @@ export function resolveInRoot(root: string, urlPath: string): string | undefined
     return undefined;
   }
   if (path.includes("\0")) return undefined;
+  // Dot-files and dot-folders (.git, .env, .ssh) are a folder's private parts, not its site.
+  if (path.split("/").some((seg) => seg.startsWith(".") && seg !== ".well-known")) return undefined;
   let file = join(root, path);
   if (file !== root && !file.startsWith(root + sep)) return undefined;
   try {

@@ -33,6 +33,12 @@ export class LabelledEnvironment implements InspectableEnvironment {
   get refusals() {
     return this.inner.refusals;
   }
+  get pageEvents() {
+    return this.inner.pageEvents;
+  }
+  get downloads() {
+    return this.inner.downloads;
+  }
   get sandboxWarning() {
     return this.inner.sandboxWarning;
   }

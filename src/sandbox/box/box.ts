@@ -3,11 +3,13 @@
  * starts Chromium and keeps its CDP pipes). `ProgramBox.open` makes the box's cgroup, the seccomp
  * filter and the wrapper script; the caller runs `executable` with the program's own arguments, as
  * often as it likes (each start is a fresh bwrap: fresh /tmp, fresh namespaces); `killAll` ends what is
- * left of one start, `close` removes everything.
+ * left of one start, `close` removes everything. A box's directory carries its owner's marker: what a
+ * SIGKILLed owner left is swept by the next process that opens a box, never a live owner's.
  */
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { markOwned, releaseOwned, sweepDeadOwners } from "../../owners/index.js";
 import { detectRootLayout, type RootLayout } from "../bwrap/argv.js";
 import { bwrapBinary } from "../bwrap/binary.js";
 import { SandboxCgroup } from "../bwrap/cgroup.js";
@@ -26,6 +28,18 @@ export const DEFAULT_BOX_MEMORY_BYTES = 2 * 1024 ** 3;
 export const DEFAULT_BOX_PIDS = 1024;
 /** CPUs' worth of time of a box: two, as for a sandboxed command (bwrap/sandbox.ts, DEFAULT_CPUS). */
 export const DEFAULT_BOX_CPUS = 2;
+
+const BOX_PREFIX = "acilab-box-";
+let swept: Promise<string[]> | undefined;
+
+/**
+ * Remove the box directories of provably dead owners in the temp directory, once per process; later
+ * calls return the first sweep's result. `open` starts it in the background if nobody has.
+ */
+export function sweepBoxLeftovers(): Promise<string[]> {
+  swept ??= sweepDeadOwners([BOX_PREFIX]);
+  return swept;
+}
 
 /** util-linux setpriv drops root to the box's uid after the cgroup join (as the sandbox's wrapper does). */
 const SETPRIV = "/usr/bin/setpriv";
@@ -103,7 +117,9 @@ export class ProgramBox {
       const root = detectRootLayout();
       return { root, etc: prepareEtc(root.etc) };
     })();
-    const dir = mkdtempSync(join(tmpdir(), "acilab-box-"));
+    // In the background: a leftover never delays a box, and a live owner's box is never touched.
+    void sweepBoxLeftovers();
+    const dir = markOwned(mkdtempSync(join(tmpdir(), BOX_PREFIX)));
     let cgroup: SandboxCgroup | undefined;
     try {
       const made = SandboxCgroup.create({
@@ -153,7 +169,7 @@ export class ProgramBox {
       });
     } catch (err) {
       void cgroup?.destroy();
-      rmSync(dir, { recursive: true, force: true });
+      releaseOwned(dir);
       throw err;
     }
   }
@@ -172,7 +188,7 @@ export class ProgramBox {
     if (this.closed) return;
     this.closed = true;
     await this.cgroup?.destroy();
-    rmSync(this.dir, { recursive: true, force: true });
+    releaseOwned(this.dir);
   }
 }
 

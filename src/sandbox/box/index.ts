@@ -5,6 +5,7 @@ export {
   DEFAULT_BOX_PIDS,
   ProgramBox,
   type ProgramBoxOptions,
+  sweepBoxLeftovers,
   unprivilegedArgv,
 } from "./box.js";
 export { BOX_SETUP_FAILED, BOX_WRAPPER_FAILED, shellQuote, wrapperScript } from "./wrapper.js";

@@ -1,0 +1,64 @@
+/**
+ * Elements only a page's script makes controls (a <span> with a click handler, shown by its pointer
+ * cursor) are in the element list as "clickable", named by their text: MiniWoB's click-link page is
+ * made of such spans, and without them an a11y observation of it listed nothing at all. One element
+ * per pointer region, and never one that holds or sits inside a real control.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BrowserEnvironment } from "./browser.js";
+
+const PAGE = `<!doctype html><body style="margin:0;font:16px sans-serif">
+<style>.alink{cursor:pointer;color:blue;text-decoration:underline}</style>
+<p style="position:absolute;left:10px;top:10px;margin:0">Lorem <span class="alink" id="r">Rutrum</span> ipsum
+  <span class="alink">egestas <b>nisl</b></span>.</p>
+<div style="position:absolute;left:10px;top:60px;cursor:pointer" id="card">Open the card <span style="cursor:pointer">now</span></div>
+<div style="position:absolute;left:10px;top:110px;cursor:pointer"><button>Real button</button></div>
+<a href="#x" style="position:absolute;left:10px;top:160px"><span>Inside a link</span></a>
+<div style="position:absolute;left:10px;top:210px"><label for="c" style="cursor:pointer">Remember me</label><input type="checkbox" id="c"></div>
+<span class="alink" style="display:none">Hidden</span>
+<script>
+document.querySelector("#r").addEventListener("click", () => { document.title = "rutrum clicked"; });
+</script>
+</body>`;
+
+let server: Server;
+let url = "";
+
+beforeAll(async () => {
+  server = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(PAGE));
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+});
+afterAll(() => new Promise((r) => server.close(r)));
+
+describe("elements a script makes clickable", () => {
+  it("lists each pointer-cursor region once, by its text, and a click at its centre reaches it", async () => {
+    const env = new BrowserEnvironment();
+    try {
+      await env.reset({ url });
+      const elements = (await env.capture("a11y")).elements ?? [];
+      expect(elements.map((e) => [e.role, e.name])).toEqual([
+        ["clickable", "Rutrum"],
+        ["clickable", "egestas nisl"],
+        // The card's inner span keeps its parent's cursor: one region, one element.
+        ["clickable", "Open the card now"],
+        // A pointer region around a real control is that control's; a link's text is the link's.
+        ["button", "Real button"],
+        ["link", "Inside a link"],
+        // A label's click is its control's: the checkbox is listed, by the label's text.
+        ["checkbox", "Remember me"],
+      ]);
+      const rutrum = elements[0]!;
+      await env.act({
+        kind: "click",
+        x: rutrum.box.x + rutrum.box.width / 2,
+        y: rutrum.box.y + rutrum.box.height / 2,
+      });
+      expect(await env.evaluate("document.title")).toBe("rutrum clicked");
+    } finally {
+      await env.close();
+    }
+  });
+});
