@@ -4,9 +4,8 @@
  * made of such spans, and without them an a11y observation of it listed nothing at all. One element
  * per pointer region, and never one that holds or sits inside a real control.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ServedPages, serveHtml } from "../../testing/page-server.js";
 import { BrowserEnvironment } from "./browser.js";
 
 const PAGE = `<!doctype html><body style="margin:0;font:16px sans-serif">
@@ -23,21 +22,17 @@ document.querySelector("#r").addEventListener("click", () => { document.title = 
 </script>
 </body>`;
 
-let server: Server;
-let url = "";
-
+let site: ServedPages;
 beforeAll(async () => {
-  server = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(PAGE));
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  site = await serveHtml(PAGE);
 });
-afterAll(() => new Promise((r) => server.close(r)));
+afterAll(() => site.close());
 
 describe("elements a script makes clickable", () => {
   it("lists each pointer-cursor region once, by its text, and a click at its centre reaches it", async () => {
     const env = new BrowserEnvironment();
     try {
-      await env.reset({ url });
+      await env.reset({ url: site.url });
       const elements = (await env.capture("a11y")).elements ?? [];
       expect(elements.map((e) => [e.role, e.name])).toEqual([
         ["clickable", "Rutrum"],

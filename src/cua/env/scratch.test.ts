@@ -5,32 +5,26 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tsxLoaderPath } from "../../tasks/index.js";
+import { type ServedPages, serveHtml } from "../../testing/page-server.js";
 import { SCRATCH_PREFIX } from "./scratch.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "acilab-scratch-test-"));
 // Searchable by the box's uid, so the browser runs boxed (under a 0700 TMPDIR it falls back to the host).
 chmodSync(tmp, 0o711);
 const children: ChildProcess[] = [];
-let server: Server;
-let url = "";
+let site: ServedPages;
 
 beforeAll(async () => {
-  server = createServer((_req, res) =>
-    res.writeHead(200, { "content-type": "text/html" }).end("<h1>hi</h1>"),
-  );
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  site = await serveHtml("<h1>hi</h1>");
 });
 afterAll(async () => {
   for (const c of children) c.kill("SIGKILL");
-  await new Promise((r) => server.close(r));
+  await site.close();
   rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -45,7 +39,7 @@ if (process.argv[2] === "kill") process.kill(process.pid, "SIGKILL");
 setInterval(() => undefined, 1000);`;
   const child = spawn(
     process.execPath,
-    ["--import", tsxLoaderPath(), "--input-type=module", "-e", code, url, then],
+    ["--import", tsxLoaderPath(), "--input-type=module", "-e", code, site.url, then],
     {
       env: { ...process.env, TMPDIR: tmp },
       stdio: ["ignore", "pipe", "inherit"],
