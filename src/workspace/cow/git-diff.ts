@@ -14,7 +14,11 @@ import type { WorkspacePatch } from "./types.js";
  * writes its copy to the scratch directory instead.
  *
  * `snapshot.index` (the snapshot's `.git/index`, which matches the base commit) seeds the scratch
- * index, so git re-hashes only the files whose stat data changed instead of the whole tree.
+ * index, so git re-hashes only the files whose stat data changed instead of the whole tree. Stat data
+ * cannot be trusted for `modified` (what the structured diff found changed by content): git compares
+ * whole seconds here, and an edit of the same size within the second the snapshot was taken looks
+ * clean to it — the patch then silently left the edit out (found under load: `acilab agent --apply`
+ * applied an empty patch). Those paths leave the seed index first, so git hashes them.
  *
  * `exclude`: paths git must leave as they are in the base — what a patch cannot carry (a FIFO in
  * place of a tracked file makes `git add` fail outright). They reach git through a pathspec file,
@@ -25,6 +29,7 @@ export async function gitDiffAgainstBase(
   base: string,
   snapshot: { objects: string; index: string | undefined },
   exclude: readonly string[] = [],
+  modified: readonly string[] = [],
 ): Promise<string> {
   const scratch = await mkdtemp(join(tmpdir(), "acilab-gitdiff-"));
   const env = {
@@ -39,7 +44,25 @@ export async function gitDiffAgainstBase(
   try {
     await mkdir(env.GIT_OBJECT_DIRECTORY);
     if (snapshot.index === undefined) await git(root, ["read-tree", base], { env });
-    else await copyFile(snapshot.index, env.GIT_INDEX_FILE);
+    else {
+      await copyFile(snapshot.index, env.GIT_INDEX_FILE);
+      if (modified.length > 0) {
+        const stale = join(scratch, "modified");
+        await writeFile(stale, modified.map((p) => `:(literal)${p}`).join("\0"));
+        await git(
+          root,
+          [
+            "rm",
+            "--cached",
+            "-q",
+            "--ignore-unmatch",
+            `--pathspec-from-file=${stale}`,
+            "--pathspec-file-nul",
+          ],
+          { env },
+        );
+      }
+    }
     const add = ["add", "-A"];
     if (exclude.length > 0) {
       const pathspecs = join(scratch, "pathspecs");
@@ -65,6 +88,8 @@ export async function patchOf(
     base,
     snapshot,
     diff.uncarried.map((u) => u.path),
+    // Never an uncarried path: out of the index and left out of `add`, it would read as deleted.
+    diff.modified.filter((p) => !diff.uncarried.some((u) => u.path === p)),
   );
   return { diff: patch, uncarried: diff.uncarried };
 }
