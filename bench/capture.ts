@@ -51,6 +51,29 @@ async function timeCaptures(env: Environment, kind: ObserveKind, n: number): Pro
 }
 
 /** Rows for every environment whose programs are installed; missing ones are skipped, not failed. */
+/**
+ * The confirmation gate's live reading per action: for a pointer action the pointer is moved there
+ * and the page gets two frames to react before it is read (so a page that swaps a control on hover
+ * is judged on what the press meets); keys read the focus at once. Both must stay small next to a
+ * capture.
+ */
+async function timeGateReadings(env: BrowserEnvironment, n: number): Promise<CaptureBenchRow[]> {
+  const point: number[] = [];
+  const focus: number[] = [];
+  for (let i = 0; i < n; i++) {
+    let t = performance.now();
+    await env.probe({ kind: "point", x: 40 + (i % 10) * 30, y: 120 + (i % 8) * 24 });
+    point.push(performance.now() - t);
+    t = performance.now();
+    await env.probe({ kind: "focus" });
+    focus.push(performance.now() - t);
+  }
+  return [
+    summarise("cua gate reading, pointer action (move, two frames, read)", point, CAPTURE_TARGET_MS),
+    summarise("cua gate reading, key on the focus", focus, CAPTURE_TARGET_MS / 10),
+  ];
+}
+
 export async function benchCapture(options: { n?: number; screen?: Size } = {}): Promise<CaptureBenchRow[]> {
   const n = options.n ?? 20;
   const screen = options.screen ?? BENCH_SCREEN;
@@ -72,6 +95,7 @@ export async function benchCapture(options: { n?: number; screen?: Size } = {}):
             summarise(`cua capture browser ${kind} ${label}`, await timeCaptures(env, kind, n), target),
           );
         }
+        rows.push(...(await timeGateReadings(env, n)));
       } finally {
         await env.close();
       }
