@@ -102,6 +102,19 @@ describe("task files", () => {
     expect(grade.message).toContain("an expression read in the page");
   });
 
+  it("asks for an http(s) URL for an app that is already running", () => {
+    for (const url of ["ftp://127.0.0.1/", "localhost:8080", "file:///etc/passwd"]) {
+      const err = problem(GOOD.replace("static: ./site", `url: "${url}"`));
+      expect(err.field, url).toBe("app.url");
+      expect(err.message, url).toContain("not an http(s) URL — write the page your app serves");
+    }
+    expect(
+      loadTaskFile(write(GOOD.replace("static: ./site", "url: http://127.0.0.1:8080/"))).app,
+    ).toMatchObject({
+      kind: "url",
+    });
+  });
+
   it("checks the script against the scripted step format", () => {
     const err = problem(GOOD.replace("- done: pressed", "- press: Red"));
     expect(err.field).toMatch(/^script\[1\]/);

@@ -53,7 +53,14 @@ const text = z.string().trim().min(1);
 const App = z.union([
   z.object({ static: text }).strict(),
   z.object({ command: text, ready: text.optional() }).strict(),
-  z.object({ url: z.url({ protocol: /^https?$/ }) }).strict(),
+  z
+    .object({
+      url: z.url({
+        protocol: /^https?$/,
+        error: "not an http(s) URL — write the page your app serves, e.g. http://127.0.0.1:8080/",
+      }),
+    })
+    .strict(),
 ]);
 const Schema = z
   .object({
