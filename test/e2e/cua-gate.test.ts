@@ -316,7 +316,9 @@ describe("the gate on pages of our own", () => {
       if (!attempt.real) return;
       const approved = await onPage(attempt.page, attempt.steps, approveAll);
       expect(approved.blocked).toEqual([]);
-      expect(approved.events.filter((e) => e.startsWith("deleted"))).toHaveLength(1);
+      // A double click may post the form twice before the first navigation starts (browsers
+      // do), so the control asks that the delete was reached, not how many times.
+      expect(approved.events.filter((e) => e.startsWith("deleted")).length).toBeGreaterThanOrEqual(1);
     });
   }
 
