@@ -17,6 +17,7 @@ const PAGE = `<!doctype html><body style="margin:0;font:16px sans-serif">
 <a href="#x" style="position:absolute;left:10px;top:160px"><span>Inside a link</span></a>
 <div style="position:absolute;left:10px;top:210px"><label for="c" style="cursor:pointer">Remember me</label><input type="checkbox" id="c"></div>
 <span class="alink" style="display:none">Hidden</span>
+<ul style="position:absolute;left:10px;top:260px;margin:0"><li style="cursor:pointer">Ashlea<ul style="display:none"><li>Nieves</li></ul></li></ul>
 <script>
 document.querySelector("#r").addEventListener("click", () => { document.title = "rutrum clicked"; });
 </script>
@@ -44,6 +45,8 @@ describe("elements a script makes clickable", () => {
         ["link", "Inside a link"],
         // A label's click is its control's: the checkbox is listed, by the label's text.
         ["checkbox", "Remember me"],
+        // A collapsed folder (MiniWoB's navigate-tree) is named by what shows, not its hidden children.
+        ["clickable", "Ashlea"],
       ]);
       const rutrum = elements[0]!;
       await env.act({

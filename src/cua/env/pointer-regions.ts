@@ -84,19 +84,21 @@ export function pointerRegions(
     const p = parent(n);
     if (p !== undefined) children[p]?.push(n);
   }
+  const laidOut = new Set(doc.layout.nodeIndex);
   const textUnder = (start: number): string => {
     const parts: string[] = [];
     const stack = [start];
     let read = 0;
     while (stack.length > 0 && read++ < MAX_TEXT_NODES) {
       const n = stack.pop()!;
-      if (nodeType[n] === 3) parts.push(strings[nodeValue[n] ?? -1] ?? "");
+      // Only text that is laid out: a collapsed tree folder's hidden children are not its name.
+      if (nodeType[n] === 3 && laidOut.has(n)) parts.push(strings[nodeValue[n] ?? -1] ?? "");
       stack.push(...(children[n] ?? []).slice().reverse());
     }
     // Spaces between text nodes: "Jess" and "Marcella" in two elements are two words, as a person reads them.
     return parts.join(" ").replace(/\s+/g, " ").trim();
   };
-  for (const n of new Set(doc.layout.nodeIndex)) {
+  for (const n of laidOut) {
     if (nodeType[n] !== 1 || !pointer(n) || inside[n] || holds[n] || isControl(n)) continue;
     const tag = strings[nodeName[n] ?? -1] ?? "";
     // A page-wide pointer says nothing about where to click; a label's click is its control's.
