@@ -111,8 +111,10 @@ export function removeProfile(dir: string | undefined): void {
  * the flags above and Playwright's (which already pass --disable-component-update and
  * SkipListAccountsWithoutGaiaCookies), each episode still made a component-updater POST to
  * update.googleapis.com, Gaia ListAccounts CONNECTs to accounts.google.com, and autofill form queries
- * to content-autofill.googleapis.com (AutofillServerCommunication is a feature, but a second
- * --disable-features would replace Playwright's whole list: Chromium keeps the last). The proxy still
+ * to content-autofill.googleapis.com; now and then it also CONNECTs to redirector.gvt1.com, the
+ * component downloads' redirector (seen on MiniWoB's use-autocomplete, a page that names no host).
+ * AutofillServerCommunication is a feature, but a second --disable-features would replace
+ * Playwright's whole list: Chromium keeps the last. The proxy still
  * refuses them; they are dropped from the refusal log, which should show what the page tried — unless
  * the page itself was seen requesting that host.
  */
@@ -120,6 +122,7 @@ export const CHROMIUM_BACKGROUND_HOSTS: ReadonlySet<string> = new Set([
   "update.googleapis.com",
   "accounts.google.com",
   "content-autofill.googleapis.com",
+  "redirector.gvt1.com",
 ]);
 
 /** The refusals a person should read: Chromium's own background calls left out (see above). */

@@ -18,8 +18,10 @@ const PAGE = `<!doctype html><body style="margin:0;font:16px sans-serif">
 <div style="position:absolute;left:10px;top:210px"><label for="c" style="cursor:pointer">Remember me</label><input type="checkbox" id="c"></div>
 <span class="alink" style="display:none">Hidden</span>
 <ul style="position:absolute;left:10px;top:260px;margin:0"><li style="cursor:pointer">Ashlea<ul style="display:none"><li>Nieves</li></ul></li></ul>
+<ul style="position:absolute;left:10px;top:300px;margin:0;cursor:default"><li style="cursor:pointer"><span>Jess</span><ul><li id="tula">Tula</li><li>Marcella</li></ul></li></ul>
 <script>
 document.querySelector("#r").addEventListener("click", () => { document.title = "rutrum clicked"; });
+document.querySelector("#tula").addEventListener("click", (e) => { e.stopPropagation(); document.title = "tula clicked"; });
 </script>
 </body>`;
 
@@ -47,6 +49,10 @@ describe("elements a script makes clickable", () => {
         ["checkbox", "Remember me"],
         // A collapsed folder (MiniWoB's navigate-tree) is named by what shows, not its hidden children.
         ["clickable", "Ashlea"],
+        // An open folder: itself at its name, and each item it holds as a control of its own.
+        ["clickable", "Jess"],
+        ["clickable", "Tula"],
+        ["clickable", "Marcella"],
       ]);
       const rutrum = elements[0]!;
       await env.act({
@@ -55,6 +61,16 @@ describe("elements a script makes clickable", () => {
         y: rutrum.box.y + rutrum.box.height / 2,
       });
       expect(await env.evaluate("document.title")).toBe("rutrum clicked");
+      const jess = elements.find((e) => e.name === "Jess")!;
+      const tula = elements.find((e) => e.name === "Tula")!;
+      // The folder's centre is on its own name, above the items it holds.
+      expect(jess.box.y + jess.box.height).toBeLessThanOrEqual(tula.box.y);
+      await env.act({
+        kind: "click",
+        x: tula.box.x + tula.box.width / 2,
+        y: tula.box.y + tula.box.height / 2,
+      });
+      expect(await env.evaluate("document.title")).toBe("tula clicked");
     } finally {
       await env.close();
     }
