@@ -3,6 +3,7 @@
  * per episode, viewport = screen and device scale factor 1 (screenshot px = CSS px = input coordinates),
  * every request through the egress allowlist proxy, cookies injected before the first load.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import {
   type Capture,
@@ -16,10 +17,10 @@ import {
   type Size,
 } from "../types.js";
 import { collectElements } from "./a11y.js";
+import { PageInput, TWO_FRAMES } from "./browser-input.js";
 import { artifactsDirOf, assertChromium, freshProfile, pageRefusals, removeProfile } from "./chromium.js";
 import { cleanDom, DEFAULT_DOM_BUDGET } from "./dom.js";
 import { type EgressProxy, type EgressRefusal, originRule } from "./egress.js";
-import { toPlaywrightKeys } from "./keys.js";
 import { browserPid, type LaunchedChromium, launchChromium } from "./launch.js";
 import { PageActivity } from "./page-activity.js";
 import {
@@ -34,15 +35,9 @@ import { sweepBrowserLeftovers } from "./scratch.js";
 import { drawMarks } from "./som.js";
 
 export const DEFAULT_SCREEN: Size = { width: 1400, height: 800 };
-/** Characters typed per keyboard burst: text arrives as keystrokes, never one paste. */
-export const TYPE_CHUNK = 16;
-/** The contract's cap on a wait action: a real pause, but a policy cannot park an episode. */
-export const MAX_WAIT_SECONDS = 10;
 /** Capture attempts while a page is being swapped ("Not attached to an active page"), and the pause between. */
 const CAPTURE_ATTEMPTS = 5;
 const CAPTURE_RETRY_MS = 100;
-/** Resolves after the page has drawn two frames (what an input event changed is on screen by then). */
-const TWO_FRAMES = "new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))";
 
 export interface BrowserEnvironmentOptions {
   screen?: Size;
@@ -66,8 +61,8 @@ export class BrowserEnvironment implements Environment {
   private launched: LaunchedChromium | undefined;
   private warning: string | undefined;
   private readonly activity = new PageActivity();
-  /** Where the pointer rests (Playwright's mouse starts at 0,0); reset with the browser. */
-  private pointer = { x: 0, y: 0 };
+  /** Input to the page the environment follows, with the pointer's resting place. */
+  private readonly input = new PageInput(() => this.live().page);
   private readonly guard: PageGuard;
   private readonly heapMb: number;
 
@@ -209,7 +204,7 @@ export class BrowserEnvironment implements Environment {
   async act(action: ScreenAction): Promise<void> {
     const { page } = this.live();
     try {
-      await this.guard.race(this.input(action), `the ${action.kind} action`);
+      await this.guard.race(this.input.send(action), `the ${action.kind} action`);
     } catch (err) {
       if (err instanceof PageHazardError) throw err;
       // A click that closes its own page (window.close() in a popup) can end the page before
@@ -230,61 +225,6 @@ export class BrowserEnvironment implements Environment {
     return targetInfos.filter((t) => t.type === "page").length;
   }
 
-  private async input(action: ScreenAction): Promise<void> {
-    const { page } = this.live();
-    const mouse = page.mouse;
-    switch (action.kind) {
-      case "click": {
-        // Pressed where the pointer already rests (the gate's reading put it there): no move first,
-        // so a page that swaps what is under the pointer on mousemove has no move to react to.
-        await this.moveTo(action.x, action.y);
-        const button = action.button ?? "left";
-        await mouse.down({ button });
-        return mouse.up({ button });
-      }
-      case "double_click":
-        await this.moveTo(action.x, action.y);
-        await mouse.down({ clickCount: 1 });
-        await mouse.up({ clickCount: 1 });
-        await mouse.down({ clickCount: 2 });
-        return mouse.up({ clickCount: 2 });
-      case "move":
-        return this.moveTo(action.x, action.y);
-      case "drag":
-        await this.moveTo(action.from.x, action.from.y);
-        await mouse.down();
-        // Intermediate moves, so pages that track mousemove (sliders, drag-and-drop) see a drag.
-        await mouse.move(action.to.x, action.to.y, { steps: 10 });
-        this.pointer = { ...action.to };
-        return mouse.up();
-      case "type":
-        for (let i = 0; i < action.text.length; i += TYPE_CHUNK) {
-          await page.keyboard.type(action.text.slice(i, i + TYPE_CHUNK));
-        }
-        return;
-      case "key":
-        return page.keyboard.press(toPlaywrightKeys(action.keys));
-      case "scroll":
-        await this.moveTo(action.x, action.y);
-        await mouse.wheel(action.dx, action.dy);
-        // The wheel is asynchronous in the renderer; let the scroll land before the next capture.
-        return void (await page.evaluate(TWO_FRAMES));
-      case "wait":
-        return sleep(Math.min(Math.max(0, action.seconds), MAX_WAIT_SECONDS) * 1000);
-      default: {
-        const never: never = action;
-        throw new Error(`browser environment: unknown action ${JSON.stringify(never)}`);
-      }
-    }
-  }
-
-  /** The pointer to (x, y), unless it rests there already (a move there would be an event for the page). */
-  private async moveTo(x: number, y: number): Promise<void> {
-    if (this.pointer.x === x && this.pointer.y === y) return;
-    await this.live().page.mouse.move(x, y);
-    this.pointer = { x, y };
-  }
-
   /**
    * What a press at a point, or a key on the focus, would activate in the current page (the gate's
    * reading). For a point, the pointer goes there first and the page gets two frames to react, then
@@ -295,7 +235,7 @@ export class BrowserEnvironment implements Environment {
     if (!this.page || !this.cdp) return { ok: false, reason: "the browser has no page open" };
     const read = async () => {
       if (query.kind === "point") {
-        await this.moveTo(query.x, query.y);
+        await this.input.moveTo(query.x, query.y);
         await this.live().page.evaluate(TWO_FRAMES);
       }
       return probeThroughCdp(this.live().cdp, query);
@@ -318,7 +258,7 @@ export class BrowserEnvironment implements Environment {
     const cdp = await page.context().newCDPSession(page);
     this.page = page;
     this.cdp = cdp;
-    this.pointer = { x: 0, y: 0 }; // each page's mouse starts at its corner
+    this.input.reset(); // each page's mouse starts at its corner
     page.once("close", () => {
       if (this.page !== page) return;
       const rest = this.context?.pages().filter((p) => p !== page) ?? [];
@@ -338,7 +278,7 @@ export class BrowserEnvironment implements Environment {
   private async closeBrowser(): Promise<void> {
     const launched = this.launched;
     this.launched = this.context = this.page = this.cdp = undefined;
-    this.pointer = { x: 0, y: 0 };
+    this.input.reset();
     this.activity.clear();
     // Downloads in progress finish first, so the episode's folder holds whole files.
     await this.guard.settle();
@@ -347,8 +287,4 @@ export class BrowserEnvironment implements Environment {
     removeProfile(this.profile);
     this.profile = undefined;
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -5,9 +5,8 @@ export {
   BrowserEnvironment,
   type BrowserEnvironmentOptions,
   DEFAULT_SCREEN,
-  MAX_WAIT_SECONDS,
-  TYPE_CHUNK,
 } from "./browser.js";
+export { TYPE_CHUNK } from "./browser-input.js";
 export { CHROMIUM_PATH } from "./chromium.js";
 export { cleanDom, DEFAULT_DOM_BUDGET, truncateText } from "./dom.js";
 export { EgressProxy, type EgressRefusal, isAllowed, originRule, parseAllowHost } from "./egress.js";

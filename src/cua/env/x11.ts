@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import { unprivilegedArgv } from "../../sandbox/index.js";
+import { MAX_WAIT_SECONDS } from "../actions.js";
 import { encodeRaw } from "../image.js";
 import {
   type Capture,
@@ -26,7 +27,7 @@ import {
   type Size,
 } from "../types.js";
 import { collectElements, type ViewportPlacement } from "./a11y.js";
-import { DEFAULT_SCREEN, MAX_WAIT_SECONDS } from "./browser.js";
+import { DEFAULT_SCREEN } from "./browser.js";
 import {
   artifactsDirOf,
   assertChromium,
