@@ -6,7 +6,7 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CALC_FILES, envFixture, GENERATE_VERSION, offlineSpec } from "../env/testing.js";
+import { CALC_FILES, envFixture, GENERATE_VERSION, offlineSpec } from "../envlayers/testing.js";
 import { git } from "../workspace/index.js";
 import { mirror } from "./mirror.js";
 import { commitFiles, initRepo } from "./testing.js";

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { autoEnvironment, type EnvMount } from "../env/index.js";
+import { autoEnvironment, type EnvMount } from "../envlayers/index.js";
 import type { BackendChoice } from "../sandbox/index.js";
 import type { EnvironmentSpec } from "../swebench/index.js";
 import { instanceEnvironment } from "../tasks/index.js";

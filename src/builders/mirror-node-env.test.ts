@@ -7,7 +7,7 @@ import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NODE_CALC_FIX, NODE_DEP_TARBALL, nodeRepoFiles, npmLock } from "../env/testing.js";
+import { NODE_CALC_FIX, NODE_DEP_TARBALL, nodeRepoFiles, npmLock } from "../envlayers/testing.js";
 import { git } from "../workspace/index.js";
 import { mirror } from "./mirror.js";
 import { commitFiles, initRepo } from "./testing.js";

@@ -1,4 +1,4 @@
-/** `acilab env build|list|prune`: the environment layers repositories' tests run in (src/env). */
+/** `acilab env build|list|prune`: the environment layers repositories' tests run in (src/envlayers). */
 import { readFileSync } from "node:fs";
 import {
   autoEnvironment,
@@ -10,7 +10,7 @@ import {
   listLayers,
   removeLayer,
   staleBuilds,
-} from "../env/index.js";
+} from "../envlayers/index.js";
 import { type EnvironmentSpec, loadInstances, parseEnvironmentSpec } from "../swebench/index.js";
 import { git } from "../workspace/index.js";
 import { numberOption, sandboxOption, UsageError } from "./args.js";

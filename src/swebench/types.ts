@@ -49,7 +49,7 @@ export interface Instance {
   setup_commands?: string[];
   /**
    * The environment the tests need, built once per (environment_setup_commit, spec) as a read-only
-   * layer mounted at /env in every sandbox of the instance (src/env; docs/environments.md).
+   * layer mounted at /env in every sandbox of the instance (src/envlayers; docs/environments.md).
    */
   acilab_env?: EnvironmentSpec;
   /**

@@ -1,4 +1,4 @@
-import { type EnvMount, ensureLayer, layerMount } from "../env/index.js";
+import { type EnvMount, ensureLayer, layerMount } from "../envlayers/index.js";
 import type { BackendChoice } from "../sandbox/index.js";
 import type { Instance } from "../swebench/index.js";
 

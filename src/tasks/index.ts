@@ -1,4 +1,4 @@
-export type { EnvMount } from "../env/index.js";
+export type { EnvMount } from "../envlayers/index.js";
 export { acmeTask } from "./acme/index.js";
 export { instanceEnvironment } from "./environment.js";
 export { type TaskRepository, taskInstance, taskRepository } from "./instance.js";

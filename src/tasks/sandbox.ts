@@ -1,6 +1,6 @@
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
-import type { EnvMount } from "../env/index.js";
+import type { EnvMount } from "../envlayers/index.js";
 import {
   type BackendChoice,
   defaultBackend,

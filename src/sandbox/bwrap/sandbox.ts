@@ -40,7 +40,7 @@ export interface BwrapSandboxOptions {
   readOnlyBinds?: readonly ReadOnlyBind[];
   /**
    * Host directories writable inside at `dest`, besides the workspace: only an environment layer while
-   * it is built (src/env), which must be its own empty folder. Handed to the sandbox user like the
+   * it is built (src/envlayers), which must be its own empty folder. Handed to the sandbox user like the
    * workspace. Never give a sandbox a folder the host later runs code from.
    */
   writableBinds?: ReadonlyArray<{ source: string; dest: string }>;
