@@ -10,6 +10,7 @@ import type { LogParserName, SuiteRan, TestStatusMap } from "./types.js";
 export { parseCargoTest } from "./cargo-test.js";
 export { parseGoTestJson } from "./go-test-json.js";
 export { findJestReports, parseJestJson } from "./jest-json.js";
+export { findJsonReports } from "./json-report.js";
 export { lookupStatus } from "./lookup.js";
 export { parseMochaJson } from "./mocha-json.js";
 export { parseNodeSpec } from "./node-spec.js";
