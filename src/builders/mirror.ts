@@ -141,7 +141,11 @@ export async function mirror(options: MirrorOptions): Promise<BuildReport> {
       .slice(0, options.maxCandidates ?? Number.POSITIVE_INFINITY);
     options.onPlan?.(fixes.length, fixes.filter((f) => output.decided.has(f.sha)).length);
     const environments = options.environment
-      ? await MirrorEnvironments.open(work, setup, { ...options, environment: options.environment })
+      ? await MirrorEnvironments.open(work, setup, {
+          ...options,
+          repo: resolve(options.repo),
+          environment: options.environment,
+        })
       : undefined;
     const candidates: CandidateOutcome[] = [];
     const repoName = basename(resolve(options.repo).replace(/\/+$/, "")).replace(/\.git$/, "");

@@ -162,8 +162,15 @@ async function validateCommand(argv: string[], out: Out): Promise<number> {
   const targets = positionals.length > 0 ? positionals : listTaskIds();
   const instances: Instance[] = [];
   for (const target of targets) {
-    if (/\.jsonl?$/.test(target) && existsSync(target)) instances.push(...loadInstances(target));
-    else instances.push(await taskInstance(loadTask(target)));
+    if (/\.jsonl?$/.test(target)) {
+      // A file name is never a task id: a missing one is said as such, not looked up among the tasks.
+      if (!existsSync(target))
+        throw new UsageError(
+          `${target}: no such instances file (tasks mirror and synth write one; a task is named by its id or folder)`,
+          "tasks validate",
+        );
+      instances.push(...loadInstances(target));
+    } else instances.push(await taskInstance(loadTask(target)));
   }
   const results: Validation[] = [];
   for (const instance of instances) {

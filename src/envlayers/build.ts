@@ -12,7 +12,7 @@ import type { EnvironmentSpec } from "../swebench/index.js";
 import { snapshotAtCommit } from "../workspace/index.js";
 import { type Interpreter, interpreterBinds, resolveInterpreter } from "./interpreter.js";
 import { ENV_MOUNT, type RuntimePlan, runtimePlan } from "./runtime.js";
-import { type SandboxSources, SOURCES_MOUNT } from "./sources.js";
+import { SOURCES_MOUNT } from "./sources.js";
 import {
   BUILD_LOG,
   type CommandRecord,
@@ -23,6 +23,7 @@ import {
   layerKey,
   MANIFEST,
   openStore,
+  readManifest,
   removeLayer,
   treeSize,
   wholeLayer,
@@ -42,11 +43,29 @@ export class EnvBuildError extends Error {
     super(message);
     this.name = "EnvBuildError";
   }
+
+  /**
+   * One line for a progress display: the line that failed, the line of its output that says why
+   * (npm's `npm error …`, git's `fatal: …`, pip's `ERROR: …`), and where the whole log is.
+   */
+  get summary(): string {
+    const [head = "", ...rest] = this.message.split("\n");
+    const output = rest.filter(
+      (l) => !l.startsWith("The whole log:") && !l.startsWith("(remembered") && l.trim() !== "",
+    );
+    const why =
+      output.findLast((l) =>
+        /\b(fatal|error|ERR!|No matching|not found|denied|could not|unable)\b/i.test(l),
+      ) ?? output.at(-1);
+    return `${head}${why ? ` — ${why.trim().slice(0, 200)}` : ""} (log: ${this.log})`;
+  }
 }
 
 export interface LayerRequest {
   /** The repository (a folder or bundle) holding `commit`. */
   repoPath: string;
+  /** What `env list` calls the repository when repoPath is a temporary bundle (the mirror's). */
+  repoLabel?: string;
   /** The commit the environment is built at (an instance's environment_setup_commit). */
   commit: string;
   spec: EnvironmentSpec;
@@ -92,9 +111,17 @@ export async function ensureLayer(request: LayerRequest): Promise<Layer> {
       if (existsSync(dir) && !request.force) {
         const whole = wholeLayer(key, dir);
         if (whole) return whole;
+        // A build that failed is remembered: the same commit, lines and sources fail the same way (a
+        // `github:` dependency offline), and each rerun of a mirror would spend minutes finding out again.
+        const failed = readManifest(dir);
+        if (failed?.status === "failed")
+          throw new EnvBuildError(
+            `environment ${key} did not build on ${failed.created_at.slice(0, 16).replace("T", " ")}: ${failed.failure ?? "see its log"}\nThe whole log: ${join(dir, BUILD_LOG)}\n(remembered, not built again: \`acilab env build --force\` or \`acilab env prune --failed\` tries again)`,
+            join(dir, BUILD_LOG),
+          );
         request.log?.(`environment ${key}: ${layerDamage(dir)}; building it again`);
       }
-      return build(request, { key, store, dir, plan, interpreter, sources });
+      return build(request, { key, store, dir, plan, interpreter });
     })();
     inFlight.set(memo, made);
     // Only builds in progress are shared; a later call checks the disk again (a layer may be damaged since).
@@ -114,11 +141,12 @@ async function build(
     dir: string;
     plan: RuntimePlan;
     interpreter: Interpreter;
-    sources: SandboxSources;
   },
 ): Promise<Layer> {
-  const { key, store, dir, plan, interpreter, sources } = at;
+  const { key, store, dir, plan, interpreter } = at;
   const started = performance.now();
+  // The key names the configured sources; the build asks each index once and uses those that answer.
+  const { sources, left } = await plan.buildSources();
   const tmp = join(store, `.building-${key}-${process.pid}-${randomBytes(3).toString("hex")}`);
   const envDir = join(tmp, "env");
   const sourcesDir = join(tmp, "sources");
@@ -129,13 +157,16 @@ async function build(
   const logPath = join(dir, BUILD_LOG);
   const log: string[] = [
     `# acilab environment ${key}`,
-    `# repository ${request.repoPath} at ${request.commit}`,
+    `# repository ${request.repoLabel ?? request.repoPath} at ${request.commit}`,
     `# ${interpreter.language} ${interpreter.named} → ${interpreter.executable} (${interpreter.version})`,
     `# packages from ${sources.summary}`,
+    ...left.map((l) => `# left out, it did not answer: ${l}`),
   ];
   request.log?.(
     `building environment ${key}: ${plan.name} ${interpreter.version} (${interpreter.executable}), packages from ${sources.summary}`,
   );
+  for (const l of left)
+    request.log?.(`  left out a package index that did not answer (pip would retry it on every line): ${l}`);
   const commands: CommandRecord[] = [];
   let failure: string | undefined;
   const id = sandboxIdentity();
@@ -202,7 +233,7 @@ async function build(
     key,
     status: failure ? "failed" : "ok",
     created_at: new Date().toISOString(),
-    repo: request.repoPath,
+    repo: request.repoLabel ?? request.repoPath,
     commit: request.commit,
     spec: request.spec,
     interpreter: {

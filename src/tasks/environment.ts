@@ -9,7 +9,7 @@ import type { Instance } from "../swebench/index.js";
  */
 export async function instanceEnvironment(
   instance: Pick<Instance, "acilab_env" | "repo_path" | "environment_setup_commit" | "base_commit">,
-  options: { log?: (line: string) => void; backend?: BackendChoice } = {},
+  options: { log?: (line: string) => void; backend?: BackendChoice; repoLabel?: string } = {},
 ): Promise<EnvMount | undefined> {
   const spec = instance.acilab_env;
   if (!spec) return undefined;
@@ -19,6 +19,7 @@ export async function instanceEnvironment(
     spec,
     ...(options.log ? { log: options.log } : {}),
     ...(options.backend ? { backend: options.backend } : {}),
+    ...(options.repoLabel ? { repoLabel: options.repoLabel } : {}),
   });
   return layerMount(layer);
 }
