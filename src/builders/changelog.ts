@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import type { WorkRepo } from "./workdir.js";
 
@@ -32,9 +32,10 @@ export async function dropFixDocumentation(
   const touched: string[] = [];
   for (const path of docs.filter((p) => present.has(p))) {
     if (rev === fix.sha) {
+      // Its parent's version; a document the fix added (its release notes) is not there at all.
       const before = await work.git(["show", `${fix.sha}^:${path}`]).catch(() => undefined);
-      if (before === undefined) continue; // a document the fix added: harmless, and may be linked from elsewhere
-      writeFileSync(join(work.dir, path), before);
+      if (before === undefined) rmSync(join(work.dir, path), { force: true });
+      else writeFileSync(join(work.dir, path), before);
       touched.push(path);
       continue;
     }

@@ -113,7 +113,7 @@ describe("setup.py's test extra", () => {
     const tox = await detectPythonEnvironment(
       files({
         "tox.ini":
-          "[testenv]\ndeps =\n    coverage[toml]\n    pytest\n    unidecode: pip\n    unidecode: unidecode\n    py38,!lint: mock\n",
+          "[testenv]\ndeps =\n    coverage[toml]\n    pytest\n    unidecode: pip\n    unidecode: unidecode\n    py38,!lint: mock\ncommands_pre:\n    unidecode: pip uninstall --yes text_unidecode\n",
       }),
     );
     expect(tox.spec.install.some((l) => l.includes("coverage[toml]"))).toBe(true);

@@ -116,7 +116,8 @@ export function toxDeps(text: string): { requirements: string[]; files: string[]
       continue;
     }
     if (!inEnv) continue;
-    const kv = /^(\w[\w-]*)\s*=\s*(.*)$/.exec(line);
+    // configparser takes `key: value` as well as `key = value` (python-slugify writes `commands_pre:`).
+    const kv = /^(\w[\w-]*)\s*[=:]\s*(.*)$/.exec(line);
     if (kv) {
       inDeps = kv[1] === "deps";
       if (inDeps && (kv[2] as string).trim() !== "") requirements.push((kv[2] as string).trim());
