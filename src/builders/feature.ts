@@ -146,13 +146,14 @@ export function usedByTests(added: readonly AddedApi[], testDiff: string): Added
   const lines = testDiff
     .split("\n")
     .filter((l) => l.startsWith("+") && !l.startsWith("+++"))
+    .map((l) => l.slice(1))
     .join("\n");
   return added.filter((a) => {
     const bare = a.kind === "keyword" ? a.name : (a.name.split(".").at(-1) ?? a.name);
     const word = bare.replace(/[$]/g, "\\$");
-    return new RegExp(a.kind === "keyword" ? `\\b${word}\\s*=[^=]` : `(?<![\\w$])${word}(?![\\w$])`).test(
-      lines,
-    );
+    return new RegExp(
+      a.kind === "keyword" ? `[(,]\\s*${word}\\s*=[^=]` : `(?<![\\w$])${word}(?![\\w$])`,
+    ).test(lines);
   });
 }
 

@@ -46,10 +46,11 @@ beforeAll(async () => {
     repo,
     {
       "pyproject.toml": `${CALC_FILES["pyproject.toml"]}# a comment: another environment\n# and HEAD's own\n`,
-      "src/calc/__init__.py": `${CALC_FILES["src/calc/__init__.py"]}\n\ndef triple(x):\n    return 3 * x\n`.replace(
-        "return double(x) + x",
-        "return double(double(x))",
-      ),
+      "src/calc/__init__.py":
+        `${CALC_FILES["src/calc/__init__.py"]}\n\ndef triple(x):\n    return 3 * x\n`.replace(
+          "return double(x) + x",
+          "return double(double(x))",
+        ),
       "tests/test_quadruple.py":
         "from calc import quadruple\n\n\ndef test_quadruple():\n    assert quadruple(3) == 12\n",
     },
