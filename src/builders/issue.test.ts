@@ -218,6 +218,11 @@ describe("what happens, from other runners' reports", () => {
       patch: PATCH,
     });
     expect(text).toContain("What happens:\n\n    expected: >=1.0.0 <=2.0.1\n    actual: >=1.0.0 <=2.0.0\n");
+    // The file is where the check lives, not what it checks.
+    expect(text.split("\n")[0]).toBe(
+      "Valid range test: validRange(1.0.0 - 2.0.0) === >=1.0.0 <=2.0.1 undefined: wrong result",
+    );
+    expect(text).toContain("holds, with no error and no wrong value.");
   });
 
   it("pytest 9's subtest sections count as the test's", () => {

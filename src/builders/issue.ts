@@ -38,7 +38,12 @@ const MAX_PARAM_CHARS = 60;
  * written. The parameters are kept: parametrized cases of one test are different checks.
  */
 export function testInWords(id: string, parser: LogParserName): string {
-  if (parser !== "pytest") return id.split(" > ").join(": ");
+  if (parser !== "pytest") {
+    // tap names each file's tests under the file: the check is the rest.
+    const parts = id.split(" > ");
+    const named = parts.length > 1 && /\.[cm]?[jt]sx?$/.test(parts[0] ?? "") ? parts.slice(1) : parts;
+    return named.join(": ");
+  }
   const parts = id.split("::").slice(1);
   const param = /\[(.*)\]$/.exec(parts.at(-1) ?? "")?.[1];
   const words = (s: string) =>
@@ -186,10 +191,13 @@ export function expectsError(body: string): boolean {
 
 /** The closing line: what should happen, saying so when the check wants an error raised. */
 function expectation(what: string, steps: boolean, wantsError: boolean): string {
-  const where = steps ? "the steps above" : "its code";
+  if (steps)
+    return wantsError
+      ? `Expected: the check "${what}" holds — the steps above raise the error it expects, and give no wrong value.`
+      : `Expected: the check "${what}" holds — the steps above run without an error or a wrong value.`;
   return wantsError
-    ? `Expected: the check "${what}" holds — ${where} raise the error it expects, and give no wrong value.`
-    : `Expected: the check "${what}" holds — ${where} run without an error or a wrong value.`;
+    ? `Expected: the check "${what}" holds: the error it expects is raised.`
+    : `Expected: the check "${what}" holds, with no error and no wrong value.`;
 }
 
 function capital(text: string): string {
