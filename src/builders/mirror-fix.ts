@@ -147,7 +147,7 @@ async function mirrorAt(ctx: FixContext, fix: FixCommit, change: Change, rev: st
   let byFile = support.length > 0;
   if (byFile && rev !== fix.sha && !(await work.canApply(await testChange(work, fix), true)))
     return {
-      reason: `its test and fixture files changed since (its test change no longer reverse-applies at ${where}, so they cannot be hidden by file)`,
+      reason: `its test change no longer reverse-applies at ${where}: its test and fixture files cannot be hidden by file there`,
       retry: true,
     };
   // The cheap checks passed: only now is the environment this commit is tested in built (or found).
