@@ -1,3 +1,4 @@
+import { suiteRan } from "../parsers/index.js";
 import type { Instance } from "../swebench/index.js";
 import {
   collectionError,
@@ -163,6 +164,11 @@ async function mirrorAt(ctx: FixContext, fix: FixCommit, change: Change, rev: st
   }
   const bad = unusableRun(good);
   if (bad) return { reason: `its tests do not run at ${where}: ${bad}`, retry: true };
+  // The grader takes a log only with its runner's sign that the suite ran to its end: a task whose
+  // gold run has none could never resolve.
+  const ended = suiteRan(setup.logParser, good.log);
+  if (!ended.ran)
+    return { reason: `its test log is not one the grader trusts at ${where}: ${ended.why}`, retry: true };
   const badBroken = unusableRun(broken);
   if (badBroken) return { reason: `its tests do not run with the fix undone: ${badBroken}` };
   // A test module that cannot even import without the fix tests a new API, not a bug; and a grader
