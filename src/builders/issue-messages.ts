@@ -30,12 +30,13 @@ export function escapeRegExp(text: string): string {
 function pytestSection(log: string, id: string): string[] {
   const title = id.split("::").slice(1).join(".");
   const lines = log.split("\n");
-  const header = new RegExp(`^_{3,} ${escapeRegExp(title)}(?: [[(].*)? _{3,}$`);
+  // pytest pads the title with underscores to its line width: a long one (a subtest's) gets one each side.
+  const header = new RegExp(`^_+ ${escapeRegExp(title)}(?: [[(].*)? _+$`);
   const at = lines.findIndex((l) => header.test(l.trim()));
   if (at < 0) return [];
   const out: string[] = [];
   for (const line of lines.slice(at + 1)) {
-    if (/^_{3,} .* _{3,}$/.test(line.trim()) || /^={3,}/.test(line)) break;
+    if (/^_+ .* _+$/.test(line.trim()) || /^={3,}/.test(line)) break;
     out.push(line);
   }
   return out;

@@ -228,7 +228,7 @@ describe("what happens, from other runners' reports", () => {
   it("pytest 9's subtest sections count as the test's", () => {
     const id = "tests/test_more.py::LastTests::test_basic";
     const sub = [
-      "_____ LastTests.test_basic (xs=[1, 2]) _____",
+      "_ LastTests.test_basic (xs=[1, 2], wrapper=<built-in function iter>) _",
       ">       self.assertEqual(last(xs), want)",
       "E       AssertionError: 1 != 2",
       "===== short test summary info =====",
