@@ -167,8 +167,16 @@ async function mirrorAt(ctx: FixContext, fix: FixCommit, change: Change, rev: st
   // The grader takes a log only with its runner's sign that the suite ran to its end: a task whose
   // gold run has none could never resolve.
   const ended = suiteRan(setup.logParser, good.log);
-  if (!ended.ran)
-    return { reason: `its test log is not one the grader trusts at ${where}: ${ended.why}`, retry: true };
+  if (!ended.ran) {
+    // A module that does not import is the telling reason (a dependency missing here), not the log's end.
+    const collection = collectionError(good);
+    return {
+      reason: collection
+        ? `its tests do not run at ${where}: ${collection}`
+        : `its test log is not one the grader trusts at ${where}: ${ended.why}`,
+      retry: true,
+    };
+  }
   const badBroken = unusableRun(broken);
   if (badBroken) return { reason: `its tests do not run with the fix undone: ${badBroken}` };
   // A test module that cannot even import without the fix tests a new API, not a bug; and a grader
