@@ -1,0 +1,423 @@
+import { type SyntaxNode, walk } from "../../syntax/index.js";
+import type { Random } from "../canaries/index.js";
+import { type FoundTest, type Inversion, randomLetters, shiftedNumber } from "./found.js";
+
+/** How the file imports node:assert: local names bound to the module, and to its functions. */
+interface AssertBindings {
+  /** `assert` in `import assert from "node:assert/strict"`, with whether it is the strict mode. */
+  modules: Map<string, boolean>;
+  /** `strictEqual` in `import { strictEqual } from "node:assert"` → the function's own name. */
+  functions: Map<string, { method: string; strict: boolean }>;
+}
+
+const ASSERT_MODULE = /^(node:)?assert(\/strict)?$/;
+
+function stringValue(node: SyntaxNode | null | undefined): string | undefined {
+  if (!node) return undefined;
+  if (node.type === "string")
+    return node.text.slice(1, -1).includes("\\") ? undefined : node.text.slice(1, -1);
+  if (node.type === "template_string" && node.namedChildren.length === 0) return node.text.slice(1, -1);
+  return undefined;
+}
+
+function assertBindings(root: SyntaxNode): AssertBindings {
+  const out: AssertBindings = { modules: new Map(), functions: new Map() };
+  const bind = (from: string, target: SyntaxNode) => {
+    const strict = from.endsWith("/strict");
+    if (target.type === "identifier") out.modules.set(target.text, strict);
+    for (const spec of target.descendantsOfType([
+      "import_specifier",
+      "pair_pattern",
+      "shorthand_property_identifier_pattern",
+    ])) {
+      if (!spec) continue;
+      const imported =
+        spec.type === "shorthand_property_identifier_pattern"
+          ? spec
+          : (spec.childForFieldName("name") ?? spec.childForFieldName("key"));
+      const local =
+        spec.type === "shorthand_property_identifier_pattern"
+          ? spec
+          : (spec.childForFieldName("alias") ?? spec.childForFieldName("value") ?? imported);
+      if (
+        !imported ||
+        !local ||
+        (local.type !== "identifier" && local.type !== "shorthand_property_identifier_pattern")
+      )
+        continue;
+      if (imported.text === "strict" || imported.text === "default")
+        out.modules.set(local.text, strict || imported.text === "strict");
+      else
+        out.functions.set(local.text, {
+          method: imported.text,
+          strict: strict || imported.text.includes("Strict"),
+        });
+    }
+  };
+  for (const node of walk(root)) {
+    if (node.type === "import_statement") {
+      const from = stringValue(node.childForFieldName("source"));
+      const clause = node.namedChildren.find((c) => c?.type === "import_clause");
+      if (!from || !ASSERT_MODULE.test(from) || !clause) continue;
+      for (const part of clause.namedChildren) {
+        if (!part) continue;
+        if (part.type === "identifier") bind(from, part);
+        else if (part.type === "namespace_import") {
+          const id = part.namedChildren.find((c) => c?.type === "identifier");
+          if (id) bind(from, id);
+        } else bind(from, part);
+      }
+    } else if (node.type === "variable_declarator") {
+      const value = node.childForFieldName("value");
+      if (value?.type !== "call_expression" || value.childForFieldName("function")?.text !== "require")
+        continue;
+      const from = stringValue(value.childForFieldName("arguments")?.namedChildren[0]);
+      const target = node.childForFieldName("name");
+      if (from && ASSERT_MODULE.test(from) && target) bind(from, target);
+    }
+  }
+  return out;
+}
+
+const TEST_FNS = new Set(["test", "it"]);
+const SUITE_FNS = new Set(["describe", "suite"]);
+const SELF_AWARE =
+  /\b(expect\.getState|currentTestName|testPath|fullName|task\.name|ctx\.task|context\.task|t\.name|t\.fullName)\b/;
+
+/**
+ * The tests of a node:test, jest or vitest file, read from its syntax tree: `test("…", fn)` and
+ * `it("…", fn)` statements, at the top or inside `describe("…", fn)` blocks with plain-string titles,
+ * each with the assertions (node:assert, expect) an inverted twin may change.
+ */
+export function jsTests(root: SyntaxNode, text: string): FoundTest[] {
+  const bindings = assertBindings(root);
+  const found: FoundTest[] = [];
+  const titles = new Map<string, number>();
+  for (const node of walk(root)) {
+    if (node.type !== "call_expression") continue;
+    const title = stringValue(node.childForFieldName("arguments")?.namedChildren[0]);
+    if (title !== undefined) titles.set(title, (titles.get(title) ?? 0) + 1);
+  }
+  const visit = (block: SyntaxNode, suites: string[]) => {
+    for (const statement of block.namedChildren) {
+      if (statement?.type !== "expression_statement") continue;
+      const call = statement.namedChildren[0];
+      if (call?.type !== "call_expression") continue;
+      const fn = call.childForFieldName("function")?.text ?? "";
+      const a = (call.childForFieldName("arguments")?.namedChildren ?? []).filter(
+        (n): n is SyntaxNode => n !== null,
+      );
+      const title = stringValue(a[0]);
+      const callback = a
+        .slice(1)
+        .findLast((n) => n.type === "arrow_function" || n.type === "function_expression");
+      if (title === undefined || !callback) continue;
+      const body = callback.childForFieldName("body");
+      if (!body) continue;
+      if (SUITE_FNS.has(fn)) {
+        if (body.type === "statement_block" && suites.length < 4) visit(body, [...suites, title]);
+      } else if (TEST_FNS.has(fn)) {
+        const test = jsTest(statement, a[0] as SyntaxNode, title, callback, body, text, suites, bindings);
+        if ((titles.get(title) ?? 0) > 1) test.blocked = "its title is used elsewhere in the file";
+        found.push(test);
+      }
+    }
+  };
+  visit(root, []);
+  return found;
+}
+
+function jsTest(
+  statement: SyntaxNode,
+  titleNode: SyntaxNode,
+  title: string,
+  callback: SyntaxNode,
+  body: SyntaxNode,
+  text: string,
+  suites: string[],
+  bindings: AssertBindings,
+): FoundTest {
+  const lineStart = text.lastIndexOf("\n", statement.startIndex - 1) + 1;
+  const indent = text.slice(lineStart, statement.startIndex);
+  const quote = titleNode.text[0] ?? '"';
+  let blocked: string | null = null;
+  if (!/^[ \t]*$/.test(indent)) blocked = "it shares its line with other code";
+  else if (SELF_AWARE.test(callback.text)) blocked = "it reads its own name or the running test";
+  else if (hasNestedTests(body)) blocked = "it declares subtests";
+  else if (writesOuterState(callback))
+    blocked = "it assigns to variables outside the test, so it depends on the order tests run in";
+  const inversions = blocked ? [] : jsInversions(body, bindings);
+  const id = (name: string) => [...suites, name].join(" > ");
+  return {
+    id: id(title),
+    name: title,
+    whole: { start: statement.startIndex, end: statement.endIndex },
+    indent,
+    nameAt: { start: titleNode.startIndex, end: titleNode.endIndex },
+    writeName: (n) => `${quote}${n}${quote}`,
+    idFor: id,
+    separator: " ",
+    blocked,
+    inversions,
+    noInversion:
+      inversions.length > 0
+        ? null
+        : "no assertion it always reaches compares with a literal, expects an error class or can be negated",
+  };
+}
+
+function hasNestedTests(body: SyntaxNode): boolean {
+  for (const node of walk(body)) {
+    if (node.type !== "call_expression") continue;
+    const fn = node.childForFieldName("function")?.text ?? "";
+    if (/^(test|it|describe|suite|\w+\.test)$/.test(fn)) return true;
+  }
+  return false;
+}
+
+/** Does the callback assign to a variable it does not declare (state shared with other tests)? */
+function writesOuterState(callback: SyntaxNode): boolean {
+  const declared = new Set<string>();
+  for (const node of walk(callback)) {
+    if (
+      node.type === "variable_declarator" ||
+      node.type === "required_parameter" ||
+      node.type === "function_declaration"
+    ) {
+      const name =
+        node.childForFieldName("name") ?? node.childForFieldName("pattern") ?? node.namedChildren[0];
+      if (name)
+        for (const id of walk(name))
+          if (id.type === "identifier" || id.type === "shorthand_property_identifier_pattern")
+            declared.add(id.text);
+    }
+    if (node.type === "formal_parameters")
+      for (const id of walk(node)) if (id.type === "identifier") declared.add(id.text);
+  }
+  for (const node of walk(callback)) {
+    const target =
+      node.type === "assignment_expression" || node.type === "augmented_assignment_expression"
+        ? node.childForFieldName("left")
+        : node.type === "update_expression"
+          ? node.childForFieldName("argument")
+          : null;
+    if (target?.type === "identifier" && !declared.has(target.text)) return true;
+  }
+  return false;
+}
+
+/** The callback's own statements every run reaches: before any return, not inside a branch or loop. */
+function jsInversions(body: SyntaxNode, bindings: AssertBindings): Inversion[] {
+  const statements = body.type === "statement_block" ? body.namedChildren : [body];
+  const out: Inversion[] = [];
+  for (const s of statements) {
+    if (!s) continue;
+    if (
+      s.type === "return_statement" ||
+      [...walk(s)].some((n) => n.type === "return_statement" && !insideFunction(n, s))
+    )
+      break;
+    let expr: SyntaxNode | null | undefined = s.type === "expression_statement" ? s.namedChildren[0] : s;
+    if (expr?.type === "await_expression") expr = expr.namedChildren[0];
+    if (expr?.type !== "call_expression") continue;
+    const found = assertInversion(expr, bindings) ?? expectInversion(expr);
+    if (found) out.push(found);
+  }
+  return out;
+}
+
+function insideFunction(node: SyntaxNode, top: SyntaxNode): boolean {
+  for (let p = node.parent; p && p.id !== top.id; p = p.parent)
+    if (/function|arrow_function|method_definition/.test(p.type)) return true;
+  return false;
+}
+
+function callArgs(call: SyntaxNode): SyntaxNode[] {
+  return (call.childForFieldName("arguments")?.namedChildren ?? []).filter(
+    (n): n is SyntaxNode => n !== null,
+  );
+}
+
+/** An expected literal, perturbed: another string, a number moved far, or (strictly compared) a number as a string. */
+function perturbation(node: SyntaxNode, strict: boolean): ((random: Random) => string) | undefined {
+  if (node.type === "string" || (node.type === "template_string" && node.namedChildren.length === 0)) {
+    const close = node.text.at(-1) as string;
+    return (random) => `${node.text.slice(0, -1)}${randomLetters(random)}${close}`;
+  }
+  if (node.type === "number" && shiftedNumber(() => 0, node.text))
+    return (random) =>
+      strict && random() < 0.4 ? JSON.stringify(node.text) : (shiftedNumber(random, node.text) as string);
+  if (node.type === "unary_expression" && node.text.startsWith("-")) {
+    const inner = node.namedChildren.at(-1);
+    if (inner?.type === "number" && shiftedNumber(() => 0, inner.text))
+      return (random) => `-${shiftedNumber(random, inner.text)}`;
+  }
+  if (node.type === "array" && node.namedChildren.length > 0)
+    return (random) => `${node.text.replace(/\s*,?\s*\]$/, "")}, "${randomLetters(random)}"]`;
+  return undefined;
+}
+
+const EQUALS = /^(equal|strictEqual|deepEqual|deepStrictEqual)$/;
+const SWAP: Record<string, string> = {
+  ok: "",
+  match: "doesNotMatch",
+  doesNotMatch: "match",
+};
+
+function assertInversion(call: SyntaxNode, b: AssertBindings): Inversion | undefined {
+  const fn = call.childForFieldName("function");
+  if (!fn) return undefined;
+  let method: string;
+  let strict: boolean;
+  let methodNode: SyntaxNode | null = null;
+  if (fn.type === "identifier" && b.modules.has(fn.text)) {
+    method = "ok";
+    strict = b.modules.get(fn.text) as boolean;
+  } else if (fn.type === "identifier" && b.functions.has(fn.text)) {
+    ({ method, strict } = b.functions.get(fn.text) as { method: string; strict: boolean });
+    methodNode = fn;
+  } else if (fn.type === "member_expression") {
+    const object = fn.childForFieldName("object");
+    const property = fn.childForFieldName("property");
+    if (!object || !property || object.type !== "identifier" || !b.modules.has(object.text)) return undefined;
+    method = property.text;
+    strict = (b.modules.get(object.text) as boolean) || method.includes("Strict");
+    methodNode = property;
+  } else return undefined;
+  const a = callArgs(call);
+  const before = call.text;
+  if (EQUALS.test(method) && a.length >= 2) {
+    const expected = a[1] as SyntaxNode;
+    const perturb = perturbation(expected, strict);
+    if (perturb)
+      return { start: expected.startIndex, end: expected.endIndex, before, judge: "always", make: perturb };
+    if (expected.type === "true" || expected.type === "false")
+      return {
+        start: expected.startIndex,
+        end: expected.endIndex,
+        before,
+        judge: "original-passed",
+        make: () => (expected.type === "true" ? "false" : "true"),
+      };
+    return undefined;
+  }
+  if ((method === "throws" || method === "rejects") && a.length >= 2) {
+    const expected = a[1] as SyntaxNode;
+    if (expected.type === "string" || expected.text === "EvalError") return undefined; // a message, not a check
+    return {
+      start: expected.startIndex,
+      end: expected.endIndex,
+      before,
+      judge: "always",
+      make: () => "EvalError",
+    };
+  }
+  if (
+    (method === "throws" || method === "rejects") &&
+    a.length === 1 &&
+    methodNode?.type === "property_identifier"
+  )
+    return {
+      start: methodNode.startIndex,
+      end: methodNode.endIndex,
+      before,
+      judge: "original-passed",
+      make: () => (method === "throws" ? "doesNotThrow" : "doesNotReject"),
+    };
+  if (method === "ok" && a.length >= 1) {
+    const value = a[0] as SyntaxNode;
+    return {
+      start: value.startIndex,
+      end: value.endIndex,
+      before,
+      judge: "original-passed",
+      make: () => `!(${value.text})`,
+    };
+  }
+  const to = SWAP[method];
+  if (to && methodNode?.type === "property_identifier")
+    return {
+      start: methodNode.startIndex,
+      end: methodNode.endIndex,
+      before,
+      judge: "original-passed",
+      make: () => to,
+    };
+  return undefined;
+}
+
+const EXPECT_NEGATE: Record<string, string> = {
+  toBeTruthy: "toBeFalsy",
+  toBeFalsy: "toBeTruthy",
+  toBeDefined: "toBeUndefined",
+  toBeUndefined: "toBeDefined",
+  toBeNull: "not.toBeNull",
+  toBeNaN: "not.toBeNaN",
+  toThrow: "not.toThrow",
+  toThrowError: "not.toThrowError",
+};
+
+/** `expect(x).toBe(LIT)`, `.toEqual`, `.toStrictEqual`, `.toBeCloseTo`, `.toThrow(E)` and the negatable matchers. */
+function expectInversion(call: SyntaxNode): Inversion | undefined {
+  const fn = call.childForFieldName("function");
+  if (fn?.type !== "member_expression") return undefined;
+  const matcher = fn.childForFieldName("property");
+  let subject = fn.childForFieldName("object");
+  if (!matcher || !subject) return undefined;
+  const chained = subject.type === "member_expression";
+  if (chained && /^(resolves|rejects)$/.test(subject.childForFieldName("property")?.text ?? ""))
+    subject = subject.childForFieldName("object");
+  if (subject?.type !== "call_expression" || subject.childForFieldName("function")?.text !== "expect")
+    return undefined;
+  const a = callArgs(call);
+  const before = call.text;
+  const m = matcher.text;
+  if (/^(toBe|toEqual|toStrictEqual)$/.test(m) && a.length === 1) {
+    const expected = a[0] as SyntaxNode;
+    const perturb = perturbation(expected, true);
+    if (perturb)
+      return { start: expected.startIndex, end: expected.endIndex, before, judge: "always", make: perturb };
+    if (expected.type === "true" || expected.type === "false")
+      return {
+        start: expected.startIndex,
+        end: expected.endIndex,
+        before,
+        judge: "original-passed",
+        make: () => (expected.type === "true" ? "false" : "true"),
+      };
+    return undefined;
+  }
+  if (m === "toBeCloseTo" && a.length === 1) {
+    const expected = a[0] as SyntaxNode;
+    const moved = expected.type === "number" ? shiftedNumber(() => 0, expected.text) : null;
+    if (moved)
+      return {
+        start: expected.startIndex,
+        end: expected.endIndex,
+        before,
+        judge: "always",
+        make: (r) => shiftedNumber(r, expected.text) as string,
+      };
+    return undefined;
+  }
+  if ((m === "toThrow" || m === "toThrowError") && a.length === 1 && a[0]?.text !== "EvalError") {
+    const expected = a[0] as SyntaxNode;
+    return {
+      start: expected.startIndex,
+      end: expected.endIndex,
+      before,
+      judge: "always",
+      make: () => "EvalError",
+    };
+  }
+  const to = EXPECT_NEGATE[m];
+  if (to && a.length === 0 && !chained)
+    return {
+      start: matcher.startIndex,
+      end: matcher.endIndex,
+      before,
+      judge: "original-passed",
+      make: () => to,
+    };
+  return undefined;
+}

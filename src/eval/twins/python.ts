@@ -1,0 +1,318 @@
+import type { SyntaxNode } from "../../syntax/index.js";
+import { pick, type Random } from "../canaries/index.js";
+import { type FoundTest, type Inversion, randomLetters, shiftedNumber } from "./found.js";
+
+/**
+ * The tests of a pytest module, read from its syntax tree: module-level `def test_…` and the test
+ * methods of classes (pytest-style and unittest.TestCase alike), decorators included, each with the
+ * assertions an inverted twin may change.
+ */
+export function pythonTests(root: SyntaxNode, text: string, path: string): FoundTest[] {
+  const found: FoundTest[] = [];
+  const visit = (block: SyntaxNode, classes: string[]) => {
+    for (const node of block.namedChildren) {
+      if (!node) continue;
+      const def = node.type === "decorated_definition" ? node.childForFieldName("definition") : node;
+      if (!def) continue;
+      const name = def.childForFieldName("name");
+      if (!name) continue;
+      if (def.type === "class_definition") {
+        const body = def.childForFieldName("body");
+        if (body && classes.length < 3) visit(body, [...classes, name.text]);
+      } else if (def.type === "function_definition" && name.text.startsWith("test")) {
+        const test = pythonTest(node, def, name, text, path, classes);
+        if (test) found.push(test);
+      }
+    }
+  };
+  visit(root, []);
+  return found;
+}
+
+/** Exceptions no code raises by accident, for a `pytest.raises` twin: Python itself never raises the first. */
+const UNRAISED = ["FloatingPointError", "TabError"];
+/** Expecting these is expecting the runner to stop, or everything: such a test is not inverted. */
+const NOT_SWAPPED =
+  /^(BaseException|Exception|KeyboardInterrupt|SystemExit|GeneratorExit|ArithmeticError|SyntaxError|IndentationError|FloatingPointError|TabError)$/;
+
+/** Tests that read their own name or their place in the run: a copy of them is not the same test. */
+const SELF_AWARE =
+  /\b(request|_testMethodName|_getframe|currentframe|__qualname__|__name__|inspect\.stack|subTest)\b|\bself\.id\s*\(/;
+/** Decorators that tie a test to its name or to others (ordering, dependencies) or draw examples at random. */
+const TIED = /\b(dependency|depends|order|incremental|given|example|flaky|repeat|run)\b/;
+
+function pythonTest(
+  whole: SyntaxNode,
+  def: SyntaxNode,
+  name: SyntaxNode,
+  text: string,
+  path: string,
+  classes: string[],
+): FoundTest | undefined {
+  const lineStart = text.lastIndexOf("\n", whole.startIndex - 1) + 1;
+  const indent = text.slice(lineStart, whole.startIndex);
+  if (!/^[ \t]*$/.test(indent)) return undefined;
+  const prefix = [path, ...classes].join("::");
+  const decorators =
+    whole.type === "decorated_definition" ? whole.text.slice(0, def.startIndex - whole.startIndex) : "";
+  const body = def.childForFieldName("body");
+  const bodyText = body?.text ?? "";
+  let blocked: string | null = null;
+  if (SELF_AWARE.test(bodyText) || SELF_AWARE.test(def.childForFieldName("parameters")?.text ?? ""))
+    blocked = "it reads its own name or the running test (request, self.id(), frames…)";
+  else if (TIED.test(decorators))
+    blocked = "its decorators tie it to its name, to other tests or to random examples";
+  else if (/^\s*(global|nonlocal)\b/m.test(bodyText)) blocked = "it changes module state (global)";
+  else if (countWord(text, name.text) > 1) blocked = "its name is used elsewhere in the file";
+  const inversions = body && !blocked ? pythonInversions(body) : [];
+  return {
+    id: `${prefix}::${name.text}`,
+    name: name.text,
+    whole: { start: whole.startIndex, end: whole.endIndex },
+    indent,
+    nameAt: { start: name.startIndex, end: name.endIndex },
+    writeName: (n) => n,
+    idFor: (n) => `${prefix}::${n}`,
+    separator: "_",
+    blocked,
+    inversions,
+    noInversion:
+      inversions.length > 0
+        ? null
+        : "no assertion it always reaches compares with a literal, expects an exception class or can be negated",
+  };
+}
+
+function countWord(text: string, word: string): number {
+  return text.match(new RegExp(`\\b${word}\\b`, "g"))?.length ?? 0;
+}
+
+/**
+ * The assertions of a test body that every run of the test reaches: its own top-level statements (not
+ * inside an if, a loop, a try or another with), before any return or yield. Changing one that is not
+ * always reached would let honest code pass the "inverted" twin.
+ */
+function pythonInversions(body: SyntaxNode): Inversion[] {
+  const out: Inversion[] = [];
+  for (const statement of body.namedChildren) {
+    if (!statement) continue;
+    if (mayLeave(statement)) break;
+    const found = inversionOf(statement);
+    if (found) out.push(found);
+  }
+  return out;
+}
+
+/** Does the statement hold a return or yield of the test itself (not of a nested def or lambda)? */
+function mayLeave(node: SyntaxNode): boolean {
+  if (node.type === "return_statement" || node.type === "yield") return true;
+  if (node.type === "function_definition" || node.type === "lambda" || node.type === "class_definition")
+    return false;
+  return node.namedChildren.some((c) => c !== null && mayLeave(c));
+}
+
+function inversionOf(statement: SyntaxNode): Inversion | undefined {
+  if (statement.type === "assert_statement") {
+    const test = statement.namedChildren[0];
+    return test ? assertInversion(test) : undefined;
+  }
+  if (statement.type === "with_statement") {
+    const item = statement.descendantsOfType("with_item")[0];
+    const call = item?.namedChildren[0];
+    if (call?.type === "call" && /(^|\.)(raises|assertRaises|assertRaisesRegex)$/.test(callee(call)))
+      return exceptionSwap(call);
+    return undefined;
+  }
+  if (statement.type === "expression_statement") {
+    const call = statement.namedChildren[0];
+    if (call?.type !== "call") return undefined;
+    const name = callee(call);
+    if (/(^|\.)(raises|assertRaises|assertRaisesRegex)$/.test(name) && args(call).length >= 2)
+      return exceptionSwap(call);
+    if (/^self\.\w+$/.test(name)) return unittestInversion(call, name.slice(5));
+  }
+  return undefined;
+}
+
+function callee(call: SyntaxNode): string {
+  return call.childForFieldName("function")?.text ?? "";
+}
+
+function args(call: SyntaxNode): SyntaxNode[] {
+  return (call.childForFieldName("arguments")?.namedChildren ?? []).filter(
+    (n): n is SyntaxNode => n !== null,
+  );
+}
+
+/** `pytest.raises(E)` / `self.assertRaises(E, …)` expecting another exception, one nothing here raises. */
+function exceptionSwap(call: SyntaxNode): Inversion | undefined {
+  const first = args(call)[0];
+  if (!first || (first.type !== "identifier" && first.type !== "attribute")) return undefined;
+  const last = first.text.split(".").at(-1) ?? "";
+  if (NOT_SWAPPED.test(last)) return undefined;
+  return {
+    start: first.startIndex,
+    end: first.endIndex,
+    judge: "always",
+    before: call.text,
+    make: (random) => pick(random, UNRAISED),
+  };
+}
+
+/** A literal an inverted twin can perturb: its text and how. */
+function literalPerturbation(node: SyntaxNode): ((random: Random) => string) | undefined {
+  if (node.type === "string") {
+    const start = node.namedChildren.find((c) => c?.type === "string_start")?.text ?? "";
+    const end = node.namedChildren.find((c) => c?.type === "string_end");
+    if (!end || /[fF]/.test(start) || node.namedChildren.some((c) => c?.type === "interpolation"))
+      return undefined;
+    const open = node.text.slice(0, end.startIndex - node.startIndex);
+    const close = end.text;
+    const isBytes = /[bB]/.test(start);
+    const ascii = /^[\x20-\x7e]*$/.test(node.text);
+    return (random) => {
+      // Half the time the same value in another type (str ↔ bytes): no honest str equals bytes,
+      // and a value whose == accepts both gives itself away.
+      if (ascii && random() < 0.5 && !/[uU]/.test(start))
+        return isBytes ? node.text.replace(/^([rR]?)[bB]([rR]?)/, "$1$2") : `b${node.text}`;
+      return `${open}${randomLetters(random)}${close}`;
+    };
+  }
+  if (node.type === "integer" || node.type === "float") {
+    const isInt = node.type === "integer";
+    if (!shiftedNumber(() => 0, node.text)) return undefined;
+    return (random) =>
+      isInt && random() < 0.4 ? JSON.stringify(node.text) : (shiftedNumber(random, node.text) as string);
+  }
+  if (node.type === "unary_operator" && node.text.startsWith("-")) {
+    const inner = node.namedChildren.at(-1);
+    if (inner && (inner.type === "integer" || inner.type === "float") && shiftedNumber(() => 0, inner.text))
+      return (random) => `-${shiftedNumber(random, inner.text)}`;
+  }
+  return undefined;
+}
+
+function assertInversion(test: SyntaxNode): Inversion | undefined {
+  const base = { start: test.startIndex, end: test.endIndex, before: `assert ${test.text}` };
+  if (test.type === "comparison_operator") {
+    const operands = test.namedChildren.filter((c): c is SyntaxNode => c !== null);
+    const operators = test.children.filter((c) => c !== null && !c.isNamed).map((c) => c?.text);
+    if (operands.length !== 2 || operators.length < 1) return undefined;
+    const op = operators.join(" ");
+    const [left, right] = operands as [SyntaxNode, SyntaxNode];
+    if (op === "==") {
+      for (const side of [right, left]) {
+        const perturb = literalPerturbation(side);
+        if (perturb)
+          return {
+            ...base,
+            start: side.startIndex,
+            end: side.endIndex,
+            before: base.before,
+            judge: "always",
+            make: perturb,
+          };
+        const approx = approxArgument(side);
+        if (approx) {
+          const shift = literalPerturbation(approx);
+          if (shift && approx.type !== "string")
+            return {
+              ...base,
+              start: approx.startIndex,
+              end: approx.endIndex,
+              judge: "always",
+              make: (r) => shiftedApprox(r, approx),
+            };
+        }
+        if (side.type === "true" || side.type === "false")
+          return {
+            ...base,
+            start: side.startIndex,
+            end: side.endIndex,
+            judge: "original-passed",
+            make: () => (side.type === "true" ? "False" : "True"),
+          };
+      }
+      return undefined;
+    }
+    const negated: Record<string, string> = { is: "is not", "is not": "is", in: "not in", "not in": "in" };
+    const to = negated[op];
+    if (to && (op.startsWith("in") || op.startsWith("not") || right.type === "none")) {
+      const operator = test.children.filter((c) => c !== null && !c.isNamed);
+      const from = operator[0] as SyntaxNode;
+      const until = operator.at(-1) as SyntaxNode;
+      return {
+        ...base,
+        start: from.startIndex,
+        end: until.endIndex,
+        judge: "original-passed",
+        make: () => to,
+      };
+    }
+    return undefined;
+  }
+  // `assert f(x)`, `assert x.ready`, `assert ok`: negated, judged where the original passed.
+  if (
+    test.type === "call" ||
+    test.type === "identifier" ||
+    test.type === "attribute" ||
+    test.type === "subscript"
+  )
+    return { ...base, judge: "original-passed", make: () => `not ${test.text}` };
+  return undefined;
+}
+
+function shiftedApprox(random: Random, node: SyntaxNode): string {
+  if (node.type === "unary_operator") {
+    const inner = node.namedChildren.at(-1) as SyntaxNode;
+    return `-${shiftedNumber(random, inner.text)}`;
+  }
+  return shiftedNumber(random, node.text) as string;
+}
+
+/** `pytest.approx(LIT)` / `approx(LIT)` with no tolerance of its own: the number inside. */
+function approxArgument(node: SyntaxNode): SyntaxNode | undefined {
+  if (node.type !== "call" || !/(^|\.)approx$/.test(callee(node))) return undefined;
+  const a = args(node);
+  return a.length === 1 && a[0]?.type !== "keyword_argument" ? a[0] : undefined;
+}
+
+const NEGATE: Record<string, string> = {
+  assertTrue: "assertFalse",
+  assertFalse: "assertTrue",
+  assertIsNone: "assertIsNotNone",
+  assertIsNotNone: "assertIsNone",
+  assertIn: "assertNotIn",
+  assertNotIn: "assertIn",
+};
+
+/** unittest's `self.assert*`: an expected literal perturbed, a negation swapped. */
+function unittestInversion(call: SyntaxNode, method: string): Inversion | undefined {
+  const a = args(call);
+  if (
+    a.some((n) => n.type === "keyword_argument" || n.type === "list_splat" || n.type === "dictionary_splat")
+  )
+    return undefined;
+  const fn = call.childForFieldName("function")?.namedChildren.at(-1);
+  if (!fn) return undefined;
+  const before = call.text;
+  if (/^(assertEqual|assertEquals|assertAlmostEqual|assertAlmostEquals)$/.test(method) && a.length >= 2) {
+    const almost = method.startsWith("assertAlmost");
+    if (almost && a.length > 2) return undefined; // places or delta given: the tolerance is the test's
+    for (const side of [a[1], a[0]] as SyntaxNode[]) {
+      const perturb = literalPerturbation(side);
+      if (perturb && !(almost && side.type === "string"))
+        return {
+          start: side.startIndex,
+          end: side.endIndex,
+          before,
+          judge: "always",
+          make: almost ? (r) => shiftedApprox(r, side) : perturb,
+        };
+    }
+    return undefined;
+  }
+  const to = NEGATE[method];
+  if (to) return { start: fn.startIndex, end: fn.endIndex, before, judge: "original-passed", make: () => to };
+  return undefined;
+}
