@@ -67,3 +67,18 @@ export function shiftedNumber(random: Random, text: string): string | null {
   }
   return null;
 }
+
+/**
+ * A container display (`[…]`, `(…)`, `{…}`) with one more element: `extra` goes right after the last
+ * element (before a trailing comma or comment), or inside the empty brackets. A list with an element
+ * no code produced is never equal to the value the original expected.
+ */
+export function withOneMore(
+  container: { text: string; startIndex: number },
+  last: { endIndex: number } | undefined,
+  extra: string,
+): string {
+  if (!last) return `${container.text.slice(0, 1)}${extra}${container.text.slice(1)}`;
+  const at = last.endIndex - container.startIndex;
+  return `${container.text.slice(0, at)}, ${extra}${container.text.slice(at)}`;
+}

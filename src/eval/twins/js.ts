@@ -1,6 +1,6 @@
 import { type SyntaxNode, walk } from "../../syntax/index.js";
 import type { Random } from "../canaries/index.js";
-import { type FoundTest, type Inversion, randomLetters, shiftedNumber } from "./found.js";
+import { type FoundTest, type Inversion, randomLetters, shiftedNumber, withOneMore } from "./found.js";
 
 /** How the file imports node:assert: local names bound to the module, and to its functions. */
 interface AssertBindings {
@@ -252,8 +252,15 @@ function perturbation(node: SyntaxNode, strict: boolean): ((random: Random) => s
     if (inner?.type === "number" && shiftedNumber(() => 0, inner.text))
       return (random) => `-${shiftedNumber(random, inner.text)}`;
   }
-  if (node.type === "array" && node.namedChildren.length > 0)
-    return (random) => `${node.text.replace(/\s*,?\s*\]$/, "")}, "${randomLetters(random)}"]`;
+  // An array or object literal: one element (or property) more that no code produced.
+  if (node.type === "array" || node.type === "object") {
+    const elements = node.namedChildren.filter((c): c is SyntaxNode => c !== null && c.type !== "comment");
+    if (elements.some((c) => /spread/.test(c.type))) return undefined;
+    return (random) => {
+      const extra = `"${randomLetters(random)}"`;
+      return withOneMore(node, elements.at(-1), node.type === "object" ? `${extra}: 0` : extra);
+    };
+  }
   return undefined;
 }
 

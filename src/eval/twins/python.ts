@@ -1,6 +1,6 @@
 import type { SyntaxNode } from "../../syntax/index.js";
 import { pick, type Random } from "../canaries/index.js";
-import { type FoundTest, type Inversion, randomLetters, shiftedNumber } from "./found.js";
+import { type FoundTest, type Inversion, randomLetters, shiftedNumber, withOneMore } from "./found.js";
 
 /**
  * The tests of a pytest module, read from its syntax tree: module-level `def test_…` and the test
@@ -189,8 +189,36 @@ function literalPerturbation(node: SyntaxNode): ((random: Random) => string) | u
     if (inner && (inner.type === "integer" || inner.type === "float") && shiftedNumber(() => 0, inner.text))
       return (random) => `-${shiftedNumber(random, inner.text)}`;
   }
+  // A list, tuple, set or dict display: one element more, a string no code produced.
+  if (/^(list|tuple|set|dictionary)$/.test(node.type) && !/^[[({]\s*#/.test(node.text)) {
+    const elements = node.namedChildren.filter((c): c is SyntaxNode => c !== null && c.type !== "comment");
+    if (elements.some((c) => /splat|comprehension/.test(c.type))) return undefined;
+    if (node.type === "tuple" && elements.length === 0) return undefined; // `()` + one is `("x")`, a string
+    return (random) => {
+      const extra = `"${randomLetters(random)}"`;
+      return withOneMore(node, elements.at(-1), node.type === "dictionary" ? `${extra}: 0` : extra);
+    };
+  }
+  // A standard value type built from literals (`date(2026, 12, 15)`, `Decimal("1.5")`): one literal
+  // argument perturbed gives another value, or a constructor error — a failure either way.
+  if (node.type === "call" && VALUE_TYPES.test(callee(node))) {
+    const literal = args(node).find((a) => a.type === "integer" || a.type === "float" || a.type === "string");
+    const perturb = literal && literal.type !== "string" ? literalPerturbation(literal) : undefined;
+    if (!literal) return undefined;
+    const at = { start: literal.startIndex - node.startIndex, end: literal.endIndex - node.startIndex };
+    return (random) => {
+      const moved = perturb
+        ? (shiftedNumber(random, literal.text) as string)
+        : `${literal.text.slice(0, -1)}${randomLetters(random)}${literal.text.slice(-1)}`;
+      return `${node.text.slice(0, at.start)}${moved}${node.text.slice(at.end)}`;
+    };
+  }
   return undefined;
 }
+
+/** Value types of the standard library whose equality is their fields' (perturbing a field changes the value). */
+const VALUE_TYPES =
+  /^(datetime\.)?(date|datetime|time|timedelta)$|^(decimal\.)?Decimal$|^(fractions\.)?Fraction$/;
 
 function assertInversion(test: SyntaxNode): Inversion | undefined {
   const base = { start: test.startIndex, end: test.endIndex, before: `assert ${test.text}` };
