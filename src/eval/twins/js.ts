@@ -82,7 +82,7 @@ function assertBindings(root: SyntaxNode): AssertBindings {
 const TEST_FNS = new Set(["test", "it"]);
 const SUITE_FNS = new Set(["describe", "suite"]);
 const SELF_AWARE =
-  /\b(expect\.getState|currentTestName|testPath|fullName|task\.name|ctx\.task|context\.task|t\.name|t\.fullName)\b/;
+  /\b(expect\.getState|currentTestName|testPath|fullName|task\.name|ctx\.task|context\.task|t\.name|t\.fullName|toMatchSnapshot|toMatchInlineSnapshot|toThrowErrorMatchingSnapshot|toThrowErrorMatchingInlineSnapshot|toMatchFileSnapshot|assert\.snapshot|t\.assert\.snapshot)\b/;
 
 /**
  * The tests of a node:test, jest or vitest file, read from its syntax tree: `test("…", fn)` and
@@ -142,7 +142,8 @@ function jsTest(
   const quote = titleNode.text[0] ?? '"';
   let blocked: string | null = null;
   if (!/^[ \t]*$/.test(indent)) blocked = "it shares its line with other code";
-  else if (SELF_AWARE.test(callback.text)) blocked = "it reads its own name or the running test";
+  else if (SELF_AWARE.test(callback.text))
+    blocked = "it reads its own name or data kept under it (snapshots)";
   else if (hasNestedTests(body)) blocked = "it declares subtests";
   else if (writesOuterState(callback))
     blocked = "it assigns to variables outside the test, so it depends on the order tests run in";
@@ -218,12 +219,24 @@ function jsInversions(body: SyntaxNode, bindings: AssertBindings): Inversion[] {
     )
       break;
     let expr: SyntaxNode | null | undefined = s.type === "expression_statement" ? s.namedChildren[0] : s;
-    if (expr?.type === "await_expression") expr = expr.namedChildren[0];
+    const awaited = expr?.type === "await_expression";
+    if (awaited) expr = expr?.namedChildren[0];
     if (expr?.type !== "call_expression") continue;
     const found = assertInversion(expr, bindings) ?? expectInversion(expr);
-    if (found) out.push(found);
+    // A promise assertion nobody awaits settles after the test has passed, whatever it asserts: its
+    // inversion would pass too.
+    if (found && (awaited || !settlesLater(expr, bindings))) out.push(found);
   }
   return out;
+}
+
+/** `assert.rejects(…)`, `expect(p).resolves.toBe(…)`: assertions that settle when their promise does. */
+function settlesLater(call: SyntaxNode, b: AssertBindings): boolean {
+  const fn = call.childForFieldName("function");
+  if (!fn) return false;
+  if (fn.type === "identifier")
+    return /^(rejects|doesNotReject)$/.test(b.functions.get(fn.text)?.method ?? "");
+  return /\.(rejects|doesNotReject)$|\.(resolves|rejects)\.\w+$/.test(fn.text);
 }
 
 function insideFunction(node: SyntaxNode, top: SyntaxNode): boolean {
