@@ -79,17 +79,17 @@ function assertBindings(root: SyntaxNode): AssertBindings {
   return out;
 }
 
-const TEST_FNS = new Set(["test", "it"]);
-const SUITE_FNS = new Set(["describe", "suite"]);
+const TEST_FNS = new Set(["test", "it", "specify"]);
+const SUITE_FNS = new Set(["describe", "suite", "context"]);
 const SELF_AWARE =
   /\b(expect\.getState|currentTestName|testPath|fullName|task\.name|ctx\.task|context\.task|t\.name|t\.fullName|toMatchSnapshot|toMatchInlineSnapshot|toThrowErrorMatchingSnapshot|toThrowErrorMatchingInlineSnapshot|toMatchFileSnapshot|assert\.snapshot|t\.assert\.snapshot)\b/;
 
 /**
- * The tests of a node:test, jest or vitest file, read from its syntax tree: `test("…", fn)` and
- * `it("…", fn)` statements, at the top or inside `describe("…", fn)` blocks with plain-string titles,
+ * The tests of a node:test, jest, vitest or mocha file, read from its syntax tree: `test("…", fn)` and
+ * `it("…", fn)` statements (ids joined by " > ", or by spaces as mocha's full titles are), at the top or inside `describe("…", fn)` blocks with plain-string titles,
  * each with the assertions (node:assert, expect) an inverted twin may change.
  */
-export function jsTests(root: SyntaxNode, text: string): FoundTest[] {
+export function jsTests(root: SyntaxNode, text: string, join = " > "): FoundTest[] {
   const bindings = assertBindings(root);
   const found: FoundTest[] = [];
   const titles = new Map<string, number>();
@@ -117,7 +117,7 @@ export function jsTests(root: SyntaxNode, text: string): FoundTest[] {
       if (SUITE_FNS.has(fn)) {
         if (body.type === "statement_block" && suites.length < 4) visit(body, [...suites, title]);
       } else if (TEST_FNS.has(fn)) {
-        const test = jsTest(statement, a[0] as SyntaxNode, title, callback, body, text, suites, bindings);
+        const test = jsTest(statement, a[0] as SyntaxNode, title, callback, body, text, suites, bindings, join);
         if ((titles.get(title) ?? 0) > 1) test.blocked = "its title is used elsewhere in the file";
         found.push(test);
       }
@@ -136,6 +136,7 @@ function jsTest(
   text: string,
   suites: string[],
   bindings: AssertBindings,
+  join: string,
 ): FoundTest {
   const lineStart = text.lastIndexOf("\n", statement.startIndex - 1) + 1;
   const indent = text.slice(lineStart, statement.startIndex);
@@ -148,7 +149,7 @@ function jsTest(
   else if (writesOuterState(callback))
     blocked = "it assigns to variables outside the test, so it depends on the order tests run in";
   const inversions = blocked ? [] : jsInversions(body, bindings);
-  const id = (name: string) => [...suites, name].join(" > ");
+  const id = (name: string) => [...suites, name].join(join);
   return {
     id: id(title),
     name: title,

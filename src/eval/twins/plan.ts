@@ -15,6 +15,7 @@ const TWINNABLE: Partial<Record<LogParserName, RegExp>> = {
   "node-tap": /\.[cm]?[jt]sx?$/,
   "node-spec": /\.[cm]?[jt]sx?$/,
   "jest-json": /\.[cm]?[jt]sx?$/,
+  "mocha-json": /\.[cm]?[jt]sx?$/,
 };
 
 /** Commands that pick tests by name: a twin, under a fresh name, would not run. */
@@ -101,7 +102,8 @@ export function planTwins(input: TwinInput): TwinPlan {
 }
 
 function testsIn(root: SyntaxNode, file: TestFile, parser: LogParserName): FoundTest[] {
-  return parser === "pytest" ? pythonTests(root, file.text, file.path) : jsTests(root, file.text);
+  if (parser === "pytest") return pythonTests(root, file.text, file.path);
+  return jsTests(root, file.text, parser === "mocha-json" ? " " : " > ");
 }
 
 /** One file's twins and its new text. */

@@ -10,7 +10,7 @@ export async function twinParsers(parser: LogParserName): Promise<(path: string)
     const python = await parserFor("python");
     return (path) => (path.endsWith(".py") ? python : undefined);
   }
-  if (!/^(node-tap|node-spec|jest-json)$/.test(parser)) return () => undefined;
+  if (!/^(node-tap|node-spec|jest-json|mocha-json)$/.test(parser)) return () => undefined;
   const [ts, tsx, js] = await Promise.all([
     parserFor("typescript"),
     parserFor("typescript", "x.tsx"),
