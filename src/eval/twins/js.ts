@@ -117,13 +117,32 @@ export function jsTests(root: SyntaxNode, text: string, join = " > "): FoundTest
       if (SUITE_FNS.has(fn)) {
         if (body.type === "statement_block" && suites.length < 4) visit(body, [...suites, title]);
       } else if (TEST_FNS.has(fn)) {
-        const test = jsTest(statement, a[0] as SyntaxNode, title, callback, body, text, suites, bindings, join);
-        if ((titles.get(title) ?? 0) > 1) test.blocked = "its title is used elsewhere in the file";
+        const test = jsTest(
+          statement,
+          a[0] as SyntaxNode,
+          title,
+          callback,
+          body,
+          text,
+          suites,
+          bindings,
+          join,
+        );
         found.push(test);
       }
     }
   };
   visit(root, []);
+  // A title that is some other call's first argument too (a helper, a second test of the same id)
+  // may be how the test is found or run: no twin.
+  const ids = new Map<string, number>();
+  for (const t of found) ids.set(t.id, (ids.get(t.id) ?? 0) + 1);
+  const sameTitle = new Map<string, number>();
+  for (const t of found) sameTitle.set(t.name, (sameTitle.get(t.name) ?? 0) + 1);
+  for (const t of found)
+    if ((ids.get(t.id) ?? 0) > 1) t.blocked = "another test in the file has the same id";
+    else if ((titles.get(t.name) ?? 0) > (sameTitle.get(t.name) ?? 0))
+      t.blocked = "its title is used elsewhere in the file";
   return found;
 }
 
@@ -212,8 +231,12 @@ function writesOuterState(callback: SyntaxNode): boolean {
 function jsInversions(body: SyntaxNode, bindings: AssertBindings): Inversion[] {
   const statements = body.type === "statement_block" ? body.namedChildren : [body];
   const out: Inversion[] = [];
+  const held = new Map<string, SyntaxNode>();
+  const resolve: Resolve = (n) => (n.type === "identifier" ? (held.get(n.text) ?? n) : n);
   for (const s of statements) {
     if (!s) continue;
+    const value = expectedValue(s, body);
+    if (value) held.set(value.name, value.value);
     if (
       s.type === "return_statement" ||
       [...walk(s)].some((n) => n.type === "return_statement" && !insideFunction(n, s))
@@ -223,12 +246,33 @@ function jsInversions(body: SyntaxNode, bindings: AssertBindings): Inversion[] {
     const awaited = expr?.type === "await_expression";
     if (awaited) expr = expr?.namedChildren[0];
     if (expr?.type !== "call_expression") continue;
-    const found = assertInversion(expr, bindings) ?? expectInversion(expr);
+    const found = assertInversion(expr, bindings, resolve) ?? expectInversion(expr, resolve);
     // A promise assertion nobody awaits settles after the test has passed, whatever it asserts: its
     // inversion would pass too.
     if (found && (awaited || !settlesLater(expr, bindings))) out.push(found);
   }
   return out;
+}
+
+/** An expected value held in a variable: the assertion names it, the twin changes its literal. */
+type Resolve = (node: SyntaxNode) => SyntaxNode;
+
+/**
+ * `const expected = [1, 2];` at the top of the body, the name used once more and nowhere else: it only
+ * carries the expected value to its assertion, so perturbing its literal changes nothing else.
+ */
+function expectedValue(
+  statement: SyntaxNode,
+  body: SyntaxNode,
+): { name: string; value: SyntaxNode } | undefined {
+  if (statement.type !== "lexical_declaration" && statement.type !== "variable_declaration") return undefined;
+  const declarators = statement.namedChildren.filter((c) => c?.type === "variable_declarator");
+  if (declarators.length !== 1) return undefined;
+  const name = declarators[0]?.childForFieldName("name");
+  const value = declarators[0]?.childForFieldName("value");
+  if (name?.type !== "identifier" || !value || !perturbation(value, true)) return undefined;
+  const uses = body.descendantsOfType("identifier").filter((n) => n?.text === name.text).length;
+  return uses === 2 ? { name: name.text, value } : undefined;
 }
 
 /** `assert.rejects(…)`, `expect(p).resolves.toBe(…)`: assertions that settle when their promise does. */
@@ -285,7 +329,7 @@ const SWAP: Record<string, string> = {
   doesNotMatch: "match",
 };
 
-function assertInversion(call: SyntaxNode, b: AssertBindings): Inversion | undefined {
+function assertInversion(call: SyntaxNode, b: AssertBindings, resolve: Resolve): Inversion | undefined {
   const fn = call.childForFieldName("function");
   if (!fn) return undefined;
   let method: string;
@@ -308,7 +352,7 @@ function assertInversion(call: SyntaxNode, b: AssertBindings): Inversion | undef
   const a = callArgs(call);
   const before = call.text;
   if (EQUALS.test(method) && a.length >= 2) {
-    const expected = a[1] as SyntaxNode;
+    const expected = resolve(a[1] as SyntaxNode);
     const perturb = perturbation(expected, strict);
     if (perturb)
       return { start: expected.startIndex, end: expected.endIndex, before, judge: "always", make: perturb };
@@ -379,7 +423,7 @@ const EXPECT_NEGATE: Record<string, string> = {
 };
 
 /** `expect(x).toBe(LIT)`, `.toEqual`, `.toStrictEqual`, `.toBeCloseTo`, `.toThrow(E)` and the negatable matchers. */
-function expectInversion(call: SyntaxNode): Inversion | undefined {
+function expectInversion(call: SyntaxNode, resolve: Resolve): Inversion | undefined {
   const fn = call.childForFieldName("function");
   if (fn?.type !== "member_expression") return undefined;
   const matcher = fn.childForFieldName("property");
@@ -394,7 +438,7 @@ function expectInversion(call: SyntaxNode): Inversion | undefined {
   const before = call.text;
   const m = matcher.text;
   if (/^(toBe|toEqual|toStrictEqual)$/.test(m) && a.length === 1) {
-    const expected = a[0] as SyntaxNode;
+    const expected = resolve(a[0] as SyntaxNode);
     const perturb = perturbation(expected, true);
     if (perturb)
       return { start: expected.startIndex, end: expected.endIndex, before, judge: "always", make: perturb };

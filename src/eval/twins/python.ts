@@ -26,6 +26,10 @@ export function pythonTests(root: SyntaxNode, text: string, path: string): Found
     }
   };
   visit(root, []);
+  // Two tests of one id: the later definition replaces the earlier, which a copy would bring back.
+  const ids = new Map<string, number>();
+  for (const t of found) ids.set(t.id, (ids.get(t.id) ?? 0) + 1);
+  for (const t of found) if ((ids.get(t.id) ?? 0) > 1) t.blocked = "another test in the file has the same id";
   return found;
 }
 
@@ -64,7 +68,8 @@ function pythonTest(
   else if (TIED.test(decorators))
     blocked = "its decorators tie it to its name, to other tests or to random examples";
   else if (/^\s*(global|nonlocal)\b/m.test(bodyText)) blocked = "it changes module state (global)";
-  else if (countWord(text, name.text) > 1) blocked = "its name is used elsewhere in the file";
+  else if (countWord(text, name.text) > countDefs(text, name.text))
+    blocked = "its name is used elsewhere in the file (not only where a test of that name is defined)";
   const inversions = body && !blocked ? pythonInversions(body) : [];
   return {
     id: `${prefix}::${name.text}`,
@@ -88,6 +93,11 @@ function countWord(text: string, word: string): number {
   return text.match(new RegExp(`\\b${word}\\b`, "g"))?.length ?? 0;
 }
 
+/** Definitions of `name` (a method of that name in several classes is several tests, not a reference). */
+function countDefs(text: string, name: string): number {
+  return text.match(new RegExp(`\\bdef\\s+${name}\\s*\\(`, "g"))?.length ?? 0;
+}
+
 /**
  * The assertions of a test body that every run of the test reaches: its own top-level statements (not
  * inside an if, a loop, a try or another with), before any return or yield. Changing one that is not
@@ -95,13 +105,37 @@ function countWord(text: string, word: string): number {
  */
 function pythonInversions(body: SyntaxNode): Inversion[] {
   const out: Inversion[] = [];
+  const expected = new Map<string, SyntaxNode>();
+  const resolve: Resolve = (n) => (n.type === "identifier" ? (expected.get(n.text) ?? n) : n);
   for (const statement of body.namedChildren) {
     if (!statement) continue;
     if (mayLeave(statement)) break;
-    const found = inversionOf(statement);
+    const held = expectedValue(statement, body);
+    if (held) expected.set(held.name, held.value);
+    const found = inversionOf(statement, resolve);
     if (found) out.push(found);
   }
   return out;
+}
+
+/** An expected value held in a variable: the assertion names it, the twin changes its literal. */
+type Resolve = (node: SyntaxNode) => SyntaxNode;
+
+/**
+ * `expected = [10, 0, 11]` at the top of the body, the name used once more and nowhere else: a
+ * variable that only carries the expected value to its assertion, so perturbing its literal changes
+ * that assertion and nothing else (an input the test also passes to the code would move the result too).
+ */
+function expectedValue(
+  statement: SyntaxNode,
+  body: SyntaxNode,
+): { name: string; value: SyntaxNode } | undefined {
+  const assignment = statement.type === "expression_statement" ? statement.namedChildren[0] : undefined;
+  if (assignment?.type !== "assignment") return undefined;
+  const [left, right] = [assignment.childForFieldName("left"), assignment.childForFieldName("right")];
+  if (left?.type !== "identifier" || !right || !literalPerturbation(right)) return undefined;
+  const uses = body.descendantsOfType("identifier").filter((n) => n?.text === left.text).length;
+  return uses === 2 ? { name: left.text, value: right } : undefined;
 }
 
 /** Does the statement hold a return or yield of the test itself (not of a nested def or lambda)? */
@@ -112,10 +146,10 @@ function mayLeave(node: SyntaxNode): boolean {
   return node.namedChildren.some((c) => c !== null && mayLeave(c));
 }
 
-function inversionOf(statement: SyntaxNode): Inversion | undefined {
+function inversionOf(statement: SyntaxNode, resolve: Resolve): Inversion | undefined {
   if (statement.type === "assert_statement") {
     const test = statement.namedChildren[0];
-    return test ? assertInversion(test) : undefined;
+    return test ? assertInversion(test, resolve) : undefined;
   }
   if (statement.type === "with_statement") {
     const item = statement.descendantsOfType("with_item")[0];
@@ -130,7 +164,7 @@ function inversionOf(statement: SyntaxNode): Inversion | undefined {
     const name = callee(call);
     if (/(^|\.)(raises|assertRaises|assertRaisesRegex)$/.test(name) && args(call).length >= 2)
       return exceptionSwap(call);
-    if (/^self\.\w+$/.test(name)) return unittestInversion(call, name.slice(5));
+    if (/^self\.\w+$/.test(name)) return unittestInversion(call, name.slice(5), resolve);
   }
   return undefined;
 }
@@ -223,7 +257,7 @@ function literalPerturbation(node: SyntaxNode): ((random: Random) => string) | u
 const VALUE_TYPES =
   /^(datetime\.)?(date|datetime|time|timedelta)$|^(decimal\.)?Decimal$|^(fractions\.)?Fraction$/;
 
-function assertInversion(test: SyntaxNode): Inversion | undefined {
+function assertInversion(test: SyntaxNode, resolve: Resolve): Inversion | undefined {
   const base = { start: test.startIndex, end: test.endIndex, before: `assert ${test.text}` };
   if (test.type === "comparison_operator") {
     const operands = test.namedChildren.filter((c): c is SyntaxNode => c !== null);
@@ -233,12 +267,13 @@ function assertInversion(test: SyntaxNode): Inversion | undefined {
     const [left, right] = operands as [SyntaxNode, SyntaxNode];
     if (op === "==") {
       for (const side of [right, left]) {
-        const perturb = literalPerturbation(side);
+        const value = resolve(side);
+        const perturb = literalPerturbation(value);
         if (perturb)
           return {
             ...base,
-            start: side.startIndex,
-            end: side.endIndex,
+            start: value.startIndex,
+            end: value.endIndex,
             before: base.before,
             judge: "always",
             make: perturb,
@@ -318,7 +353,7 @@ const NEGATE: Record<string, string> = {
 };
 
 /** unittest's `self.assert*`: an expected literal perturbed, a negation swapped. */
-function unittestInversion(call: SyntaxNode, method: string): Inversion | undefined {
+function unittestInversion(call: SyntaxNode, method: string, resolve: Resolve): Inversion | undefined {
   const a = args(call);
   if (
     a.some((n) => n.type === "keyword_argument" || n.type === "list_splat" || n.type === "dictionary_splat")
@@ -330,9 +365,13 @@ function unittestInversion(call: SyntaxNode, method: string): Inversion | undefi
   if (/^(assertEqual|assertEquals|assertAlmostEqual|assertAlmostEquals)$/.test(method) && a.length >= 2) {
     const almost = method.startsWith("assertAlmost");
     if (almost && a.length > 2) return undefined; // places or delta given: the tolerance is the test's
-    for (const side of [a[1], a[0]] as SyntaxNode[]) {
+    for (const raw of [a[1], a[0]] as SyntaxNode[]) {
+      const side = resolve(raw);
+      const numeric =
+        /^(integer|float)$/.test(side.type) ||
+        (/^(integer|float)$/.test(side.namedChildren.at(-1)?.type ?? "") && side.type === "unary_operator");
       const perturb = literalPerturbation(side);
-      if (perturb && !(almost && side.type === "string"))
+      if (perturb && (!almost || numeric))
         return {
           start: side.startIndex,
           end: side.endIndex,
