@@ -67,7 +67,11 @@ export function freshWords(
     const words: string[] = [];
     for (let i = 0; i < count; i++) {
       const fromFile = fileWords.length > 0 && (i === 0 || random() < 0.5);
-      words.push(fromFile ? pick(random, fileWords) : pick(random, COMMON));
+      // A word said twice in one name reads like no name a person wrote: draw again (a few times).
+      let word = "";
+      for (let again = 0; again < 4 && (word === "" || words.includes(word)); again++)
+        word = fromFile ? pick(random, fileWords) : pick(random, COMMON);
+      words.push(word);
     }
     // After many collisions (a file of thousands of tests), a number makes it unique.
     const name = words.join(join) + (attempt > 20 ? `${join}${attempt}` : "");

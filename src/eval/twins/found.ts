@@ -61,7 +61,8 @@ export function shiftedNumber(random: Random, text: string): string | null {
   if (/^\d+$/.test(clean)) return String(BigInt(clean) + BigInt(1000 + Math.floor(random() * 90_000)));
   if (/^(\d+\.\d*|\.\d+)(e[+-]?\d+)?$/i.test(clean)) {
     const value = Number(clean);
-    if (!Number.isFinite(value)) return null;
+    // Past 1e290 a shift of 91,000 × the value overflows to Infinity, which is no literal.
+    if (!Number.isFinite(value) || Math.abs(value) > 1e290) return null;
     const moved = value + (1000 + Math.floor(random() * 90_000)) * (Math.abs(value) + 1) + 0.5;
     return String(moved).includes(".") || /e/i.test(String(moved)) ? String(moved) : `${moved}.0`;
   }
