@@ -4,6 +4,13 @@ import { type FoundTest, type Inversion, randomLetters, shiftedNumber, withOneMo
 
 /** How the file imports node:assert: local names bound to the module, and to its functions. */
 interface AssertBindings {
+  /**
+   * The file is TypeScript, run through a loader (tsx): a failing `assert.ok(x)` with no message
+   * makes node read the call's source to quote it, at the position the loader's source map gives,
+   * which is not the file's — node then parses the file from thousands of offsets, a minute or more
+   * per failure on a 10 KB file. Negations through `ok` are left out there.
+   */
+  transpiled?: boolean;
   /** `assert` in `import assert from "node:assert/strict"`, with whether it is the strict mode. */
   modules: Map<string, boolean>;
   /** `strictEqual` in `import { strictEqual } from "node:assert"` → the function's own name. */
@@ -89,8 +96,8 @@ const SELF_AWARE =
  * `it("…", fn)` statements (ids joined by " > ", or by spaces as mocha's full titles are), at the top or inside `describe("…", fn)` blocks with plain-string titles,
  * each with the assertions (node:assert, expect) an inverted twin may change.
  */
-export function jsTests(root: SyntaxNode, text: string, join = " > "): FoundTest[] {
-  const bindings = assertBindings(root);
+export function jsTests(root: SyntaxNode, text: string, join = " > ", transpiled = false): FoundTest[] {
+  const bindings = { ...assertBindings(root), transpiled };
   const found: FoundTest[] = [];
   const titles = new Map<string, number>();
   for (const node of walk(root)) {
@@ -389,7 +396,7 @@ function assertInversion(call: SyntaxNode, b: AssertBindings, resolve: Resolve):
       judge: "original-passed",
       make: () => (method === "throws" ? "doesNotThrow" : "doesNotReject"),
     };
-  if (method === "ok" && a.length >= 1) {
+  if (method === "ok" && (a.length >= 2 || (a.length === 1 && !b.transpiled))) {
     const value = a[0] as SyntaxNode;
     return {
       start: value.startIndex,

@@ -103,7 +103,7 @@ export function planTwins(input: TwinInput): TwinPlan {
 
 function testsIn(root: SyntaxNode, file: TestFile, parser: LogParserName): FoundTest[] {
   if (parser === "pytest") return pythonTests(root, file.text, file.path);
-  return jsTests(root, file.text, parser === "mocha-json" ? " " : " > ");
+  return jsTests(root, file.text, parser === "mocha-json" ? " " : " > ", /\.[cm]?tsx?$/.test(file.path));
 }
 
 /** One file's twins and its new text. */
