@@ -498,3 +498,62 @@ describe("twins in a real vitest run (jest/vitest expect)", () => {
     );
   });
 });
+
+describe("checkTwins: what a twin's status says", () => {
+  const map = (entries: Record<string, "PASSED" | "FAILED" | "SKIPPED" | "ERROR">) =>
+    new Map(Object.entries(entries));
+  const ident = { id: "t.py::test_b", of: "t.py::test_a", kind: "identical" as const };
+  const inv = {
+    id: "t.py::test_c",
+    of: "t.py::test_a",
+    kind: "inverted" as const,
+    judge: "always" as const,
+    change: "x",
+  };
+  const neg = { ...inv, judge: "original-passed" as const };
+
+  it("rejects an identical twin failing beside a passing original, never the other way round", () => {
+    expect(checkTwins([ident], map({ "t.py::test_a": "PASSED", "t.py::test_b": "FAILED" })).tampered).toMatch(
+      /identical twin of "t.py::test_a" failed where the original passed/,
+    );
+    expect(
+      checkTwins([ident], map({ "t.py::test_a": "FAILED", "t.py::test_b": "PASSED" })).tampered,
+    ).toBeNull();
+    expect(
+      checkTwins([ident], map({ "t.py::test_a": "PASSED", "t.py::test_b": "SKIPPED" })).tampered,
+    ).toBeNull();
+  });
+
+  it("rejects a passing inverted twin; a negation only beside a passing original", () => {
+    expect(checkTwins([inv], map({ "t.py::test_a": "FAILED", "t.py::test_c": "PASSED" })).tampered).toMatch(
+      /inverted twin of "t.py::test_a" passed \(x\)/,
+    );
+    expect(
+      checkTwins([neg], map({ "t.py::test_a": "FAILED", "t.py::test_c": "PASSED" })).tampered,
+    ).toBeNull();
+    expect(checkTwins([neg], map({ "t.py::test_a": "PASSED", "t.py::test_c": "PASSED" })).tampered).toMatch(
+      /passed beside its passing original/,
+    );
+  });
+
+  it("judges nothing where the original is missing; a missing twin beside a present original is tampering", () => {
+    const none = checkTwins([ident, inv, neg], map({ "t.py::other": "PASSED" }));
+    expect(none.tampered).toBeNull();
+    expect(none.results.map((r) => r.expect)).toEqual(["not judged", "not judged", "not judged"]);
+    expect(checkTwins([inv], map({ "t.py::test_a": "PASSED" })).tampered).toMatch(/is missing from the log/);
+  });
+
+  it("compares a parametrized test set by set, and does not judge sets whose ids differ", () => {
+    const ok = map({
+      "t.py::test_a[1]": "PASSED",
+      "t.py::test_a[2]": "FAILED",
+      "t.py::test_c[1]": "FAILED",
+      "t.py::test_c[2]": "PASSED",
+    });
+    expect(checkTwins([neg], ok).tampered).toBeNull();
+    const flipped = map({ "t.py::test_a[1]": "PASSED", "t.py::test_c[1]": "PASSED" });
+    expect(checkTwins([neg], flipped).tampered).toMatch(/test_a\[1\]" passed beside/);
+    const drawn = map({ "t.py::test_a[0.31]": "PASSED", "t.py::test_b[0.77]": "FAILED" });
+    expect(checkTwins([ident], drawn).results[0]?.expect).toBe("not judged");
+  });
+});
