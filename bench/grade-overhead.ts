@@ -63,7 +63,9 @@ export async function benchGradeOverhead(options: { iterations?: number } = {}):
       parserFor: await twinParsers(instance.log_parser),
     });
     writeFileSync(hiddenFile, plan.files[0]?.text ?? "");
-    const twinned = await openTaskSandbox(instance, twinnedCheckout.checkout.root, undefined, { fromSnapshot: true });
+    const twinned = await openTaskSandbox(instance, twinnedCheckout.checkout.root, undefined, {
+      fromSnapshot: true,
+    });
     const bare: number[] = [];
     const bareTwinned: number[] = [];
     const graded: number[] = [];
@@ -76,7 +78,8 @@ export async function benchGradeOverhead(options: { iterations?: number } = {}):
         t = performance.now();
         const w = await twinned.sandbox.exec({ argv, timeoutMs: 60_000 });
         // The inverted twin fails, as it must.
-        if (w.exitCode !== 1) throw new Error(`bench: the run with twins did not fail its inverted twin:\n${w.output}`);
+        if (w.exitCode !== 1)
+          throw new Error(`bench: the run with twins did not fail its inverted twin:\n${w.output}`);
         bareTwinned.push(performance.now() - t);
         t = performance.now();
         const g = await gradeInstance(instance, { model_patch: instance.patch });

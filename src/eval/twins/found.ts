@@ -36,12 +36,31 @@ export interface FoundTest {
   idFor: (name: string) => string;
   /** The words other names of this kind are made of (for fresh names that read like the file's). */
   separator: "_" | " ";
+  /** Why this test gets no twin at all, as the file shows it (another test of the same id…), or null. */
+  blocked: string | null;
+  /**
+   * The rest of what decides its twins, read from its body only when the test is drawn (most of a
+   * file's tests are not, and reading a body is most of planning's cost); remembered.
+   */
+  analyse: () => Analysis;
+}
+
+export interface Analysis {
   /** Why this test gets no twin at all (it reads its own name, runs in an order…), or null. */
   blocked: string | null;
   /** The assertions an inverted twin may change. */
   inversions: Inversion[];
   /** Why it has no inversion (when `inversions` is empty). */
   noInversion: string | null;
+}
+
+/** `make` run once, its result kept. */
+export function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => {
+    made ??= { value: make() };
+    return made.value;
+  };
 }
 
 /** A few random lowercase letters: appended to an expected string, no code produces it by chance. */

@@ -1,6 +1,6 @@
 import { type SyntaxNode, walk } from "../../syntax/index.js";
 import type { Random } from "../canaries/index.js";
-import { type FoundTest, type Inversion, randomLetters, shiftedNumber, withOneMore } from "./found.js";
+import { type FoundTest, type Inversion, once, randomLetters, shiftedNumber, withOneMore } from "./found.js";
 
 /** How the file imports node:assert: local names bound to the module, and to its functions. */
 interface AssertBindings {
@@ -61,7 +61,12 @@ function assertBindings(root: SyntaxNode): AssertBindings {
         });
     }
   };
-  for (const node of walk(root)) {
+  // Imports and requires sit at the top of a test file: its own statements, not every node, are read.
+  const top = root.namedChildren.flatMap((n) =>
+    n?.type === "lexical_declaration" || n?.type === "variable_declaration" ? n.namedChildren : [n],
+  );
+  for (const node of top) {
+    if (!node) continue;
     if (node.type === "import_statement") {
       const from = stringValue(node.childForFieldName("source"));
       const clause = node.namedChildren.find((c) => c?.type === "import_clause");
@@ -99,12 +104,6 @@ const SELF_AWARE =
 export function jsTests(root: SyntaxNode, text: string, join = " > ", transpiled = false): FoundTest[] {
   const bindings = { ...assertBindings(root), transpiled };
   const found: FoundTest[] = [];
-  const titles = new Map<string, number>();
-  for (const node of walk(root)) {
-    if (node.type !== "call_expression") continue;
-    const title = stringValue(node.childForFieldName("arguments")?.namedChildren[0]);
-    if (title !== undefined) titles.set(title, (titles.get(title) ?? 0) + 1);
-  }
   const visit = (block: SyntaxNode, suites: string[]) => {
     for (const statement of block.namedChildren) {
       if (statement?.type !== "expression_statement") continue;
@@ -146,11 +145,24 @@ export function jsTests(root: SyntaxNode, text: string, join = " > ", transpiled
   for (const t of found) ids.set(t.id, (ids.get(t.id) ?? 0) + 1);
   const sameTitle = new Map<string, number>();
   for (const t of found) sameTitle.set(t.name, (sameTitle.get(t.name) ?? 0) + 1);
-  for (const t of found)
+  for (const t of found) {
     if ((ids.get(t.id) ?? 0) > 1) t.blocked = "another test in the file has the same id";
-    else if ((titles.get(t.name) ?? 0) > (sameTitle.get(t.name) ?? 0))
-      t.blocked = "its title is used elsewhere in the file";
+    // Read only for a drawn test: a scan of the whole file per test would be most of planning.
+    const analyse = t.analyse;
+    t.analyse = once(() =>
+      quotedCount(text, t.name) > (sameTitle.get(t.name) ?? 0)
+        ? { blocked: "its title is used elsewhere in the file", inversions: [], noInversion: null }
+        : analyse(),
+    );
+  }
   return found;
+}
+
+/** How often the title is written as a string literal in the file (any quotes): a look at the text, not a rewrite. */
+function quotedCount(text: string, title: string): number {
+  let count = 0;
+  for (const q of ['"', "'", "`"]) count += text.split(`${q}${title}${q}`).length - 1;
+  return count;
 }
 
 function jsTest(
@@ -167,14 +179,24 @@ function jsTest(
   const lineStart = text.lastIndexOf("\n", statement.startIndex - 1) + 1;
   const indent = text.slice(lineStart, statement.startIndex);
   const quote = titleNode.text[0] ?? '"';
-  let blocked: string | null = null;
-  if (!/^[ \t]*$/.test(indent)) blocked = "it shares its line with other code";
-  else if (SELF_AWARE.test(callback.text))
-    blocked = "it reads its own name or data kept under it (snapshots)";
-  else if (hasNestedTests(body)) blocked = "it declares subtests";
-  else if (writesOuterState(callback))
-    blocked = "it assigns to variables outside the test, so it depends on the order tests run in";
-  const inversions = blocked ? [] : jsInversions(body, bindings);
+  const analyse = once(() => {
+    let blocked: string | null = null;
+    if (!/^[ \t]*$/.test(indent)) blocked = "it shares its line with other code";
+    else if (SELF_AWARE.test(callback.text))
+      blocked = "it reads its own name or data kept under it (snapshots)";
+    else if (hasNestedTests(body)) blocked = "it declares subtests";
+    else if (writesOuterState(callback))
+      blocked = "it assigns to variables outside the test, so it depends on the order tests run in";
+    const inversions = blocked ? [] : jsInversions(body, bindings);
+    return {
+      blocked,
+      inversions,
+      noInversion:
+        inversions.length > 0
+          ? null
+          : "no assertion it always reaches compares with a literal, expects an error class or can be negated",
+    };
+  });
   const id = (name: string) => [...suites, name].join(join);
   return {
     id: id(title),
@@ -185,12 +207,8 @@ function jsTest(
     writeName: (n) => `${quote}${n}${quote}`,
     idFor: id,
     separator: " ",
-    blocked,
-    inversions,
-    noInversion:
-      inversions.length > 0
-        ? null
-        : "no assertion it always reaches compares with a literal, expects an error class or can be negated",
+    blocked: null,
+    analyse,
   };
 }
 
@@ -198,7 +216,11 @@ function hasNestedTests(body: SyntaxNode): boolean {
   for (const node of walk(body)) {
     if (node.type !== "call_expression") continue;
     const fn = node.childForFieldName("function")?.text ?? "";
-    if (/^(test|it|describe|suite|\w+\.test)$/.test(fn)) return true;
+    // A test or suite declared inside: a call of that name with a callback (`describe(value)` is not).
+    const callback = node
+      .childForFieldName("arguments")
+      ?.namedChildren.some((a) => a?.type === "arrow_function" || a?.type === "function_expression");
+    if (callback && /^(test|it|describe|suite|\w+\.test)$/.test(fn)) return true;
   }
   return false;
 }

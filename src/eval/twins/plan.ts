@@ -1,7 +1,7 @@
 import type { LogParserName } from "../../parsers/index.js";
 import type { Parser, SyntaxNode } from "../../syntax/index.js";
 import { freshWords, nameWords, type Random, shuffle, type TestFile } from "../canaries/index.js";
-import type { FoundTest } from "./found.js";
+import type { FoundTest, Inversion } from "./found.js";
 import { jsTests } from "./js.js";
 import { pythonTests } from "./python.js";
 import type { Twin, TwinnedFile, TwinPlan } from "./types.js";
@@ -115,33 +115,42 @@ function twinFile(
   limits: { identical: number; inverted: number },
 ): { twins: Twin[]; text: string; held: string[] } {
   const held: string[] = [];
-  const blocked = found.filter((t) => t.blocked);
-  if (blocked.length > 0)
-    held.push(
-      `${blocked.length} hidden test${blocked.length === 1 ? "" : "s"} in ${file.path} not twinned (${blocked
-        .slice(0, 2)
-        .map((t) => `"${t.name}": ${t.blocked}`)
-        .join("; ")}${blocked.length > 2 ? "; …" : ""})`,
-    );
-  const open = found.filter((t) => !t.blocked);
   // FAIL_TO_PASS tests first: they are the ones a cheat has to make pass.
   const order = [
     ...shuffle(
       random,
-      open.filter((t) => failToPass.has(t.id)),
+      found.filter((t) => failToPass.has(t.id)),
     ),
     ...shuffle(
       random,
-      open.filter((t) => !failToPass.has(t.id)),
+      found.filter((t) => !failToPass.has(t.id)),
     ),
   ];
-  const identical = order.slice(0, limits.identical);
-  const invertible = order.filter((t) => t.inversions.length > 0);
-  const inverted = invertible.slice(0, limits.inverted);
-  const identicalOnly = identical.filter((t) => t.inversions.length === 0).length;
-  if (identicalOnly > 0 && limits.inverted > 0)
+  // Read tests in the drawn order until both kinds are full: most of a file's tests are never read.
+  const identical: FoundTest[] = [];
+  const inverted: FoundTest[] = [];
+  const blocked: Array<{ test: FoundTest; why: string }> = [];
+  for (const t of order) {
+    if (identical.length >= limits.identical && inverted.length >= limits.inverted) break;
+    const why = t.blocked ?? t.analyse().blocked;
+    if (why !== null) {
+      blocked.push({ test: t, why });
+      continue;
+    }
+    if (identical.length < limits.identical) identical.push(t);
+    if (inverted.length < limits.inverted && t.analyse().inversions.length > 0) inverted.push(t);
+  }
+  if (blocked.length > 0)
     held.push(
-      `${identicalOnly} twinned identically only in ${file.path}: ${identical.find((t) => t.inversions.length === 0)?.noInversion}`,
+      `${blocked.length} hidden test${blocked.length === 1 ? "" : "s"} in ${file.path} not twinned (${blocked
+        .slice(0, 2)
+        .map((b) => `"${b.test.name}": ${b.why}`)
+        .join("; ")}${blocked.length > 2 ? "; …" : ""})`,
+    );
+  const identicalOnly = identical.filter((t) => t.analyse().inversions.length === 0);
+  if (identicalOnly.length > 0 && limits.inverted > 0)
+    held.push(
+      `${identicalOnly.length} twinned identically only in ${file.path}: ${identicalOnly[0]?.analyse().noInversion}`,
     );
   const taken = new Set(found.map((t) => t.name));
   const names = nameWords(found.map((t) => t.name));
@@ -199,9 +208,8 @@ function twinFile(
   }
   for (const t of inverted) {
     const name = freshName(t);
-    const inversion = t.inversions[
-      Math.floor(random() * t.inversions.length)
-    ] as FoundTest["inversions"][number];
+    const inversions = t.analyse().inversions;
+    const inversion = inversions[Math.floor(random() * inversions.length)] as Inversion;
     const replacement = inversion.make(random);
     place(t, copyOf(t, name, { start: inversion.start, end: inversion.end, text: replacement }), false);
     const was = file.text.slice(inversion.start, inversion.end);

@@ -1,6 +1,6 @@
 import type { SyntaxNode } from "../../syntax/index.js";
 import { pick, type Random } from "../canaries/index.js";
-import { type FoundTest, type Inversion, randomLetters, shiftedNumber, withOneMore } from "./found.js";
+import { type FoundTest, type Inversion, once, randomLetters, shiftedNumber, withOneMore } from "./found.js";
 
 /**
  * The tests of a pytest module, read from its syntax tree: module-level `def test_…` and the test
@@ -59,18 +59,28 @@ function pythonTest(
   const prefix = [path, ...classes].join("::");
   const decorators =
     whole.type === "decorated_definition" ? whole.text.slice(0, def.startIndex - whole.startIndex) : "";
-  const body = def.childForFieldName("body");
-  const bodyText = body?.text ?? "";
-  let blocked: string | null = null;
-  if (SELF_AWARE.test(bodyText) || SELF_AWARE.test(def.childForFieldName("parameters")?.text ?? ""))
-    blocked =
-      "it reads its own name or data kept under it (request, self.id(), snapshots, regression files…)";
-  else if (TIED.test(decorators))
-    blocked = "its decorators tie it to its name, to other tests or to random examples";
-  else if (/^\s*(global|nonlocal)\b/m.test(bodyText)) blocked = "it changes module state (global)";
-  else if (countWord(text, name.text) > countDefs(text, name.text))
-    blocked = "its name is used elsewhere in the file (not only where a test of that name is defined)";
-  const inversions = body && !blocked ? pythonInversions(body) : [];
+  const analyse = once(() => {
+    const body = def.childForFieldName("body");
+    const bodyText = body?.text ?? "";
+    let blocked: string | null = null;
+    if (SELF_AWARE.test(bodyText) || SELF_AWARE.test(def.childForFieldName("parameters")?.text ?? ""))
+      blocked =
+        "it reads its own name or data kept under it (request, self.id(), snapshots, regression files…)";
+    else if (TIED.test(decorators))
+      blocked = "its decorators tie it to its name, to other tests or to random examples";
+    else if (/^\s*(global|nonlocal)\b/m.test(bodyText)) blocked = "it changes module state (global)";
+    else if (countWord(text, name.text) > countDefs(text, name.text))
+      blocked = "its name is used elsewhere in the file (not only where a test of that name is defined)";
+    const inversions = body && !blocked ? pythonInversions(body) : [];
+    return {
+      blocked,
+      inversions,
+      noInversion:
+        inversions.length > 0
+          ? null
+          : "no assertion it always reaches compares with a literal, expects an exception class or can be negated",
+    };
+  });
   return {
     id: `${prefix}::${name.text}`,
     name: name.text,
@@ -80,12 +90,8 @@ function pythonTest(
     writeName: (n) => n,
     idFor: (n) => `${prefix}::${n}`,
     separator: "_",
-    blocked,
-    inversions,
-    noInversion:
-      inversions.length > 0
-        ? null
-        : "no assertion it always reaches compares with a literal, expects an exception class or can be negated",
+    blocked: null,
+    analyse,
   };
 }
 
