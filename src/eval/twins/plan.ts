@@ -161,8 +161,11 @@ function twinFile(
       .filter(Boolean);
     const count = Math.min(8, Math.max(2, words.length));
     const camel = t.separator === "_" && /^test[A-Z]/.test(t.name);
+    // Names drawn for this test accumulate, so freshWords moves on (to a numbered name at worst)
+    // even where every short combination of the file's words appears somewhere in its text.
+    const drawnAlready = new Set(taken);
     for (;;) {
-      const drawn = freshWords(random, names, new Set(taken), t.separator, count);
+      const drawn = freshWords(random, names, drawnAlready, t.separator, count);
       const name =
         t.separator === " "
           ? drawn
