@@ -17,9 +17,6 @@ import {
 } from "../swebench/index.js";
 import { type Canary, type CanaryCheck, checkCanaries } from "./canaries/index.js";
 
-/** The rule sets `--rules` takes (see GradingRules). */
-export const GRADING_RULES: readonly GradingRules[] = ["hardened", "swebench"];
-
 /** What the harness saw of one test run: everything the runner printed, and how it ended. */
 export interface TestRun {
   output: string;

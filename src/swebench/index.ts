@@ -38,4 +38,4 @@ export type {
   RunSummary,
   TestBucket,
 } from "./types.js";
-export { isNodeEnvironment } from "./types.js";
+export { GRADING_RULES, isNodeEnvironment } from "./types.js";
