@@ -7,10 +7,11 @@ import {
   looksLikeTaskPath,
   type TaskFile,
 } from "../cua/index.js";
+import { DEFAULT_CUA_LIMITS } from "../loop/index.js";
 import { RUN_SETTINGS, type RunSettings } from "../run/index.js";
 import { UsageError } from "./args.js";
 import { optionLines } from "./options.js";
-import { settingOptions, settingsFor } from "./run-settings.js";
+import { limitDefaults, settingOptions, settingsFor } from "./run-settings.js";
 
 /** The settings `acilab cua` takes: what computer-use tasks read. */
 export const CUA_SETTING_NAMES = settingsFor(["cua"]);
@@ -22,6 +23,7 @@ export const CUA_OPTIONS = {
     help: 'a task from "acilab tasks list" (kind cua), a task file (task.yaml) or a folder of them, a comma list, or all',
   },
   ...settingOptions(CUA_SETTING_NAMES, {
+    ...limitDefaults(DEFAULT_CUA_LIMITS),
     policy: {
       help: "who acts: scripted, scripted:<steps.json>, auto, or a model spec",
       defaultHelp:

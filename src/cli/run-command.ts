@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { listCuaTasks } from "../cua/index.js";
+import { DEFAULT_LIMITS } from "../loop/index.js";
 import { POLICY_SPEC_HELP } from "../policies/index.js";
 import { type RunSpec, runAnyTask } from "../run/index.js";
 import { type AnyTask, instanceTask, resolveTask, type Task, type ToolsTask } from "../tasks/index.js";
@@ -7,7 +8,7 @@ import { UsageError } from "./args.js";
 import { summary } from "./format.js";
 import { interruptSignal } from "./interrupt.js";
 import { optionLines, parseOptions } from "./options.js";
-import { settingOptions, settingsFor, specFromFlags } from "./run-settings.js";
+import { limitDefaults, settingOptions, settingsFor, specFromFlags } from "./run-settings.js";
 import { runToolsCommand } from "./tools-run.js";
 
 type Out = (text: string) => void;
@@ -27,6 +28,7 @@ export const RUN_OPTIONS = {
     help: 'take --task ID from this SWE-bench instances file ("tasks mirror", "tasks export"): its repository, tests and setup_commands',
   },
   ...settingOptions(RUN_SETTING_NAMES, {
+    ...limitDefaults(DEFAULT_LIMITS),
     policy: { defaultHelp: "scripted, the task's reference script" },
     action_format: {
       help: "json: JSON tool calls; code: one Python/JavaScript program a turn (run_code) calling the tools as functions; both (tools tasks such as acme): run both and print turns, tool calls, input tokens and answers side by side",

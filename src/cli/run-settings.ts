@@ -3,6 +3,8 @@
  * help lines and checks come from the one table (RUN_SETTINGS). No command spells a setting out or
  * parses one itself; what the flags say becomes RunSettings, then the RunSpec (resolveRunSpec).
  */
+
+import type { Limits } from "../loop/index.js";
 import {
   type AutoChoice,
   type ResolveOptions,
@@ -32,6 +34,15 @@ export type FlagOverrides<N extends RunSettingName> = Partial<
   Record<N, { help?: string; defaultHelp?: string }>
 >;
 
+/** The limits' defaults as a command's help shows them: the defaults of the kinds it runs. */
+export function limitDefaults(limits: Limits): FlagOverrides<"max_steps" | "budget_usd" | "timeout_s"> {
+  return {
+    max_steps: { defaultHelp: String(limits.maxSteps) },
+    budget_usd: { defaultHelp: String(limits.budgetUsd ?? "none") },
+    timeout_s: { defaultHelp: String(limits.wallClockMs / 1000) },
+  };
+}
+
 /** The settings that tasks of these kinds read, in the table's order. */
 export function settingsFor(kinds: readonly TaskKind[]): RunSettingName[] {
   return (Object.keys(RUN_SETTINGS) as RunSettingName[]).filter((name) =>
@@ -41,12 +52,12 @@ export function settingsFor(kinds: readonly TaskKind[]): RunSettingName[] {
 
 export function settingOptions<const N extends RunSettingName>(
   names: readonly N[],
-  overrides: FlagOverrides<N> = {},
+  overrides: FlagOverrides<RunSettingName> = {},
 ): SettingTable<N> {
   const table: Record<string, OptionSpec> = {};
   for (const name of names) {
     const flag: SettingDef["flag"] = RUN_SETTINGS[name].flag;
-    const own = overrides[name] ?? {};
+    const own: { help?: string; defaultHelp?: string } = overrides[name] ?? {};
     const plain = (RUN_DEFAULTS as Record<string, unknown>)[name];
     const defaultHelp =
       own.defaultHelp ??

@@ -12,13 +12,14 @@ import {
   oneArmExperiment,
   runExperiment,
 } from "../experiment/index.js";
+import { DEFAULT_LIMITS } from "../loop/index.js";
 import { POLICY_SPEC_HELP, resolveAutoPolicy } from "../policies/index.js";
 import { actorSpec, type CodingRunResult, RUN_DEFAULTS, type RunSettings } from "../run/index.js";
 import { listTaskIds, loadTask } from "../tasks/index.js";
 import { numberOption } from "./args.js";
 import { formatCost, formatTokens, table } from "./format.js";
 import { optionLines, parseOptions } from "./options.js";
-import { settingOptions, settingsFor, settingsFromFlags } from "./run-settings.js";
+import { limitDefaults, settingOptions, settingsFor, settingsFromFlags } from "./run-settings.js";
 import { workersOption } from "./shared-options.js";
 
 type Out = (line: string) => void;
@@ -37,6 +38,7 @@ const SUITE_SETTING_NAMES = settingsFor(["coding"]);
 
 export const SUITE_OPTIONS = {
   ...settingOptions(SUITE_SETTING_NAMES, {
+    ...limitDefaults(DEFAULT_LIMITS),
     policy: { defaultHelp: "auto: a real model when a key is set, else each task's script" },
   }),
   out: {

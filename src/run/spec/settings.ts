@@ -157,7 +157,7 @@ export const RUN_SETTINGS = {
       value: "<n>",
       help: "step cap",
       text: "number",
-      defaultHelp: "50; computer use 30",
+      defaultHelp: "the task kind's: 50, computer use 30",
     },
   }),
   budget_usd: setting({
@@ -168,7 +168,7 @@ export const RUN_SETTINGS = {
       value: "<usd>",
       help: "dollar budget: the run stops once its ledger has spent this much",
       text: "number",
-      defaultHelp: "2; computer use 1.5",
+      defaultHelp: "the task kind's: 2, computer use 1.5",
     },
   }),
   timeout_s: setting({
@@ -179,7 +179,7 @@ export const RUN_SETTINGS = {
       value: "<s>",
       help: "wall-clock limit for the whole run, in seconds",
       text: "number",
-      defaultHelp: "1800; computer use 600",
+      defaultHelp: "the task kind's: 1800, computer use 600",
     },
   }),
   command_timeout_s: setting({
