@@ -18,9 +18,6 @@ import {
 import { type Canary, type CanaryCheck, checkCanaries } from "./canaries/index.js";
 import { checkTwins, type Twin, type TwinCheck } from "./twins/index.js";
 
-/** The rule sets `--rules` takes (see GradingRules). */
-export const GRADING_RULES: readonly GradingRules[] = ["hardened", "swebench"];
-
 /** What the harness saw of one test run: everything the runner printed, and how it ended. */
 export interface TestRun {
   output: string;

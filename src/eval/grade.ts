@@ -100,7 +100,7 @@ export async function gradeInstance(
   let environment: EnvMount | undefined;
   try {
     environment = await instanceEnvironment(instance, {
-      ...(options.backend ? { backend: options.backend as BackendChoice } : {}),
+      ...(options.backend ? { backend: options.backend } : {}),
     });
   } catch (err) {
     return done("infrastructure_error", `the instance's environment: ${(err as Error).message}`);
@@ -113,16 +113,11 @@ export async function gradeInstance(
   }
   let sandbox: Sandbox;
   try {
-    ({ sandbox } = await openTaskSandbox(
-      instance,
-      repo.checkout.root,
-      options.backend as BackendChoice | undefined,
-      {
-        fromSnapshot: true,
-        readOnlyParts: [".git"],
-        environment,
-      },
-    ));
+    ({ sandbox } = await openTaskSandbox(instance, repo.checkout.root, options.backend, {
+      fromSnapshot: true,
+      readOnlyParts: [".git"],
+      environment,
+    }));
   } catch (err) {
     await repo.checkout.dispose();
     return done(

@@ -8,7 +8,6 @@ export {
 export { GRADE_TEST_TIMEOUT_MS, gradeInstance, gradeTask } from "./grade.js";
 export {
   formatTestOutput,
-  GRADING_RULES,
   type GradedTests,
   gradeLog,
   type LogGrade,

@@ -39,4 +39,4 @@ export type {
   TestBucket,
   TwinResult,
 } from "./types.js";
-export { isNodeEnvironment } from "./types.js";
+export { GRADING_RULES, isNodeEnvironment } from "./types.js";

@@ -1,4 +1,5 @@
 import type { LogParserName, TestStatus } from "../parsers/index.js";
+import type { BackendChoice } from "../sandbox/index.js";
 
 /**
  * A test the grader planted for one run (hardened rules), as the report records it: its id as the
@@ -35,7 +36,8 @@ export interface TwinResult {
  * cannot forge (canaries, an exit code that must agree with the log, a guarded runner); `swebench` —
  * SWE-bench v5's verdicts exactly, for comparing with its leaderboard. See docs/grading.md.
  */
-export type GradingRules = "hardened" | "swebench";
+export const GRADING_RULES = ["hardened", "swebench"] as const;
+export type GradingRules = (typeof GRADING_RULES)[number];
 
 /**
  * One benchmark instance: SWE-bench's fields (same names, same meaning) plus what acilab needs to run
@@ -241,8 +243,7 @@ export interface GradedInstance {
 }
 
 export interface GradeOptions {
-  /** "auto" | "bwrap" | "process" | "runsc" — see src/sandbox. */
-  backend?: string;
+  backend?: BackendChoice;
   /** Default "hardened". */
   rules?: GradingRules;
   /** Per-instance limit on the test command (default 1,800 s like SWE-bench's, tasks may set less). */
