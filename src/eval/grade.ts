@@ -57,7 +57,7 @@ function emptyReport(instance: Instance, patch: string | null, rules: GradingRul
 /** The graded test files canaries can go into: the test patch's test files, and pytest ids' files. */
 function gradedFiles(instance: Instance): string[] {
   const files = new Set(instance.test_patch ? patchPaths(instance.test_patch).filter(isTestPath) : []);
-  if (instance.log_parser === "pytest")
+  if (instance.FAIL_TO_PASS.some((id) => id.includes("::") && /\.py::/.test(id)))
     for (const id of instance.FAIL_TO_PASS) if (id.includes("::")) files.add(id.split("::")[0] as string);
   return [...files];
 }
