@@ -11,6 +11,8 @@ import type {
 import { isTestPath, patchPaths, touchesTests } from "../swebench/index.js";
 import {
   checkoutAt,
+  EnvBuildError,
+  EnvironmentUnavailable,
   type EnvMount,
   instanceEnvironment,
   openTaskSandbox,
@@ -99,10 +101,19 @@ export async function gradeInstance(
   try {
     environment = await instanceEnvironment(instance, {
       ...(options.backend ? { backend: options.backend as BackendChoice } : {}),
+      ...(options.pins ? { pins: options.pins } : {}),
     });
   } catch (err) {
+    // An environment this machine cannot have (no such interpreter, a pin the indexes lack, a build
+    // that fails here) is the instance's condition on this machine, named — not a harness fault.
+    if (err instanceof EnvironmentUnavailable) return done("environment_unavailable", err.message);
+    if (err instanceof EnvBuildError)
+      return done("environment_unavailable", `${err.message.split("\n")[0]} — the whole log: ${err.log}`);
     return done("infrastructure_error", `the instance's environment: ${(err as Error).message}`);
   }
+  if (environment?.relaxed) report.pins = "relaxed";
+  else if (instance.acilab_env) report.pins = "exact";
+  if (environment && environment.changes.length > 0) report.environment_changes = environment.changes;
   let repo: TaskCheckout;
   try {
     repo = await checkoutAt(instance.repo_path, instance.base_commit);

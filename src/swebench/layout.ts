@@ -87,7 +87,9 @@ export function reusableReport(
     const report = parsed[instanceId];
     if (!report || typeof report.outcome !== "string" || typeof report.resolved !== "boolean")
       return undefined;
-    if (report.outcome === "infrastructure_error") return undefined;
+    // The machine may have changed since (an interpreter installed, indexes filled): try them again too.
+    if (report.outcome === "infrastructure_error" || report.outcome === "environment_unavailable")
+      return undefined;
     if (report.patch_is_None !== (patch === null)) return undefined;
     // A verdict under other rules answers another question (reports from before rules existed too).
     if (report.rules !== rules) return undefined;

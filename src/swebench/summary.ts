@@ -46,6 +46,10 @@ export function buildSummary(input: SummaryInput): RunSummary {
     const report = input.reports.get(p.instance_id);
     if (report?.touches_tests) ids.touches.push(p.instance_id);
     if (report?.pins === "relaxed") ids.relaxed.push(p.instance_id);
+    if (report?.outcome === "environment_unavailable") {
+      ids.unavailable.push(p.instance_id);
+      continue;
+    }
     if (isEmptyPatch(p.model_patch) || report?.outcome === "empty_patch") {
       ids.empty.push(p.instance_id);
       continue;
@@ -60,9 +64,6 @@ export function buildSummary(input: SummaryInput): RunSummary {
         break;
       case "timeout":
         ids.timeout.push(p.instance_id);
-        break;
-      case "environment_unavailable":
-        ids.unavailable.push(p.instance_id);
         break;
       case "graded":
       case "patch_failed":
