@@ -6,7 +6,14 @@ import { POLICY_SPEC_HELP } from "../policies/index.js";
 import { codingRun, runAnyTask } from "../run/index.js";
 import type { BackendChoice } from "../sandbox/index.js";
 import type { GradingRules } from "../swebench/index.js";
-import { type AnyTask, instanceTask, resolveTask, type Task, type ToolsTask } from "../tasks/index.js";
+import {
+  type AnyTask,
+  type InstanceTaskOptions,
+  instanceTask,
+  resolveTask,
+  type Task,
+  type ToolsTask,
+} from "../tasks/index.js";
 import { ACTION_FORMATS, type ActionFormat } from "../tools/index.js";
 import {
   allowNetOption,
@@ -20,7 +27,16 @@ import {
 import { summary } from "./format.js";
 import { interruptSignal } from "./interrupt.js";
 import { optionLines, parseOptions } from "./options.js";
-import { ALLOW_NET, HISTORY, limitOptions, policyOption, RULES, SANDBOX, TOOLS } from "./shared-options.js";
+import {
+  ALLOW_NET,
+  HISTORY,
+  limitOptions,
+  policyOption,
+  REPOS,
+  RULES,
+  SANDBOX,
+  TOOLS,
+} from "./shared-options.js";
 import { runToolsCommand } from "./tools-run.js";
 
 type Out = (text: string) => void;
@@ -34,7 +50,12 @@ export const RUN_OPTIONS = {
   instances: {
     type: "string",
     value: "<file>",
-    help: 'take --task ID from this SWE-bench instances file ("tasks mirror", "tasks export"): its repository, tests and setup_commands',
+    help: 'take --task ID from this instances file ("tasks mirror", "tasks export", or SWE-bench\'s rows as published): its repository, tests, environment and setup_commands',
+  },
+  repos: REPOS,
+  hints: {
+    type: "boolean",
+    help: "with --instances: append the row's hints_text to the problem statement (SWE-bench's \"with hints\")",
   },
   policy: policyOption(
     "scripted",
@@ -137,7 +158,11 @@ export function parseRunRequest(argv: string[], out: Out): RunRequest | "help" {
       `task "${values.task}" is a computer-use task, which "acilab run" does not drive — run "acilab cua --task ${values.task}"`,
       "run",
     );
-  const task = values.instances ? instanceById(values.instances, values.task) : resolveTask(values.task);
+  if (values.hints && !values.instances)
+    throw new UsageError("--hints is for --instances rows (it adds their hints_text to the prompt)", "run");
+  const task = values.instances
+    ? instanceById(values.instances, values.task, { repos: values.repos, hints: values.hints === true })
+    : resolveTask(values.task);
   if (task.kind === "coding" && format === "both")
     throw new UsageError("--action-format both compares formats on a tools task such as acme", "run");
   const maxSteps = numberOption(values["max-steps"], "max-steps", "run");
@@ -169,9 +194,9 @@ export function parseRunRequest(argv: string[], out: Out): RunRequest | "help" {
 }
 
 /** `--instances FILE --task ID`; what is wrong with either is a usage error. */
-function instanceById(file: string, id: string): Task {
+function instanceById(file: string, id: string, options: InstanceTaskOptions): Task {
   try {
-    return instanceTask(file, id);
+    return instanceTask(file, id, options);
   } catch (e) {
     throw new UsageError(e instanceof Error ? e.message : String(e), "run");
   }

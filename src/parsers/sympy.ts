@@ -37,8 +37,11 @@ export function parseSympy(log: string): TestStatusMap {
 const FAILURE_HEADER = /(_*) (.*)\.py:(.*) (_*)/g;
 /** The line that ends a file's tests: its last test, then `[OK]` or `[FAIL]` far to the right. */
 const FILE_CLOSE = /^(test_\S+ \S+)\s+\[(?:OK|FAIL)\]$/;
-/** `=== tests finished: 22 passed, 1 failed, in 1.30 seconds ===`. */
-const FINISHED = /^=+ tests finished: (.+?) =+$/m;
+/**
+ * `=== tests finished: 22 passed, 1 failed, in 1.30 seconds ===`; a summary too long for the
+ * terminal's width loses its rules and breaks before `in S seconds`.
+ */
+const FINISHED = /^[= ]*tests finished: ([^\n=]*?)[= ]*$/m;
 
 /** bin/test ran to its end when it printed its `tests finished` line (a crash or a kill does not). */
 export function sympySuiteRan(log: string): SuiteRan {

@@ -17,6 +17,8 @@ export {
 } from "./sandbox.js";
 export {
   builtinTasksDir,
+  type InstanceTaskOptions,
+  instancePrompt,
   instanceTask,
   listTaskIds,
   loadTask,

@@ -24,6 +24,8 @@ import { findRepository } from "./repo-store.js";
 /** A row that cannot run here: graded as `environment_unavailable` with the reason. */
 export interface UnavailableRow {
   instance_id: string;
+  /** The row's `repo`, when it has one. */
+  repo?: string;
   /** Where in the file ("line 12"). */
   where: string;
   /** What is missing or wrong, and what to do. */
@@ -44,6 +46,8 @@ export interface LoadOptions {
   repos?: string | undefined;
   /** A glob on instance ids (`sympy__*`); rows that do not match are not loaded. */
   filter?: string | undefined;
+  /** Only the rows whose id this accepts (an experiment's `ids`). */
+  only?: (id: string) => boolean;
 }
 
 /**
@@ -54,7 +58,8 @@ export interface LoadOptions {
  */
 export function loadInstanceRows(file: string, options: LoadOptions = {}): LoadedInstances {
   const { rows, problems } = readRows(file, { dict: false });
-  const matches = options.filter ? picomatch(options.filter, { dot: true }) : () => true;
+  const glob = options.filter ? picomatch(options.filter, { dot: true }) : () => true;
+  const matches = (id: string) => glob(id) && (options.only?.(id) ?? true);
   const out: LoadedInstances = { instances: [], unavailable: [], problems, filteredOut: 0 };
   const seen = new Map<string, string>();
   for (const row of rows) {
@@ -76,7 +81,15 @@ export function loadInstanceRows(file: string, options: LoadOptions = {}): Loade
     seen.set(id, row.where);
     const result = loadRow(row.value, file, label, options.repos);
     if ("instance" in result) out.instances.push(result.instance);
-    else out.unavailable.push({ instance_id: id, where: row.where, reason: result.reason });
+    else {
+      const repo = (row.value as { repo?: unknown }).repo;
+      out.unavailable.push({
+        instance_id: id,
+        where: row.where,
+        reason: result.reason,
+        ...(typeof repo === "string" ? { repo } : {}),
+      });
+    }
   }
   if (out.instances.length === 0 && out.unavailable.length === 0)
     throw new InputFileError(file, [
