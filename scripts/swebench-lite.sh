@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# SWE-bench rows as published, graded and validated here end to end (docs/swebench.md), with the
+# times of each step. Not a test: the sympy rows of Lite take about an hour on a 2-core machine.
+#
+#   scripts/swebench-lite.sh [--filter GLOB] [--repos DIR] [--out DIR] [--workers N] [--instances FILE]
+#
+# Steps, each resumable (a rerun skips what is done): gold and empty predictions under the default
+# (hardened) rules; gold and a "tests only" prediction (each row's own test patch, no fix) under
+# --rules swebench; `tasks validate` (gold resolves, the base fails every FAIL_TO_PASS test); then,
+# when a SWE-bench checkout is at $SWEBENCH_REPO, SWE-bench's own grading.py on the --rules swebench
+# logs (scripts/swebench-parity/run_folder.py) must agree verdict for verdict and test for test.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+acilab=(node "$here/bin/acilab.js")
+filter='sympy__*'
+repos=${ACILAB_REPOS:-}
+out=runs/swebench-lite
+workers=2
+instances="$here/../shared/swebench/lite.jsonl"
+while [ $# -gt 0 ]; do
+  case $1 in
+    --filter) filter=$2; shift 2 ;;
+    --repos) repos=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --workers) workers=$2; shift 2 ;;
+    --instances) instances=$2; shift 2 ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+done
+[ -n "$repos" ] || { echo "give --repos DIR (or set ACILAB_REPOS): the folder holding OWNER+NAME/ repositories" >&2; exit 2; }
+mkdir -p "$out"
+common=(--instances "$instances" --repos "$repos" --filter "$filter" --out "$out" --workers "$workers")
+tag=$(echo "$filter" | tr -c 'A-Za-z0-9' '-' | tr -s '-' | sed 's/^-//;s/-$//')
+
+step() { # name, command…
+  local name=$1; shift
+  local start=$SECONDS
+  echo "== $name"
+  "$@" 2>&1 | tee "$out/$name.log" | tail -16
+  echo "== $name: $((SECONDS - start)) s" | tee -a "$out/times.txt"
+}
+
+# The "tests only" prediction: each row's test patch as its patch (it changes tests, fixes nothing).
+python3 - "$instances" "$out/tests-only.jsonl" <<'PY'
+import json, sys
+with open(sys.argv[1]) as f, open(sys.argv[2], "w") as o:
+    for line in f:
+        if line.strip():
+            r = json.loads(line)
+            o.write(json.dumps({"instance_id": r["instance_id"], "model_name_or_path": "tests-only", "model_patch": r["test_patch"]}) + "\n")
+PY
+
+step "gold-$tag" "${acilab[@]}" grade "${common[@]}" --predictions gold --run-id "gold-$tag"
+step "empty-$tag" "${acilab[@]}" grade "${common[@]}" --predictions empty --run-id "empty-$tag"
+step "gold-swebench-$tag" "${acilab[@]}" grade "${common[@]}" --predictions gold --rules swebench --run-id "gold-swebench-$tag"
+step "tests-only-swebench-$tag" "${acilab[@]}" grade "${common[@]}" --predictions "$out/tests-only.jsonl" --rules swebench --run-id "tests-only-swebench-$tag"
+step "validate-$tag" "${acilab[@]}" tasks validate "$instances" --repos "$repos" --filter "$filter" --runs 1 --workers "$workers" || true
+
+swebench=${SWEBENCH_REPO:-/work/.mirror/SWE-bench+SWE-bench/repo}
+if [ -d "$swebench" ]; then
+  for run in "gold-swebench-$tag/gold" "tests-only-swebench-$tag/tests-only" "empty-$tag/empty"; do
+    python3 -X utf8 "$here/scripts/swebench-parity/run_folder.py" --instances "$instances" --run "$out/$run" --repo "$swebench" \
+      | tail -3 | tee -a "$out/parity.txt" || true
+  done
+fi
+cat "$out/times.txt"
