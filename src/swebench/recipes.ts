@@ -59,11 +59,24 @@ export interface Recipe extends Omit<RepoRecipeSpec, "environments">, Omit<Versi
 
 export const RECIPES_DIR = join(dirname(fileURLToPath(import.meta.url)), "recipes");
 
-let loaded: Map<string, RepoRecipeSpec> | undefined;
+/** A folder of recipes of one's own, same format, that add repositories or replace acilab's. */
+export const RECIPES_ENV = "ACILAB_RECIPES";
 
-/** Every recipe file, checked (a broken file is acilab's bug: it throws naming the file and field). */
-export function recipes(dir = RECIPES_DIR): Map<string, RepoRecipeSpec> {
-  if (dir === RECIPES_DIR && loaded) return loaded;
+const loaded = new Map<string, Map<string, RepoRecipeSpec>>();
+
+/**
+ * Every recipe: acilab's, and those of $ACILAB_RECIPES (one's own, which win for the same
+ * repository). A broken file throws, naming the file and the field.
+ */
+export function recipes(env: NodeJS.ProcessEnv = process.env): Map<string, RepoRecipeSpec> {
+  const own = env[RECIPES_ENV];
+  return new Map([...recipesIn(RECIPES_DIR), ...(own ? recipesIn(own) : [])]);
+}
+
+/** The recipe files of one folder, read once per process. */
+export function recipesIn(dir: string): Map<string, RepoRecipeSpec> {
+  const cached = loaded.get(dir);
+  if (cached) return cached;
   const out = new Map<string, RepoRecipeSpec>();
   for (const name of readdirSync(dir)
     .filter((n) => n.endsWith(".yaml"))
@@ -72,7 +85,7 @@ export function recipes(dir = RECIPES_DIR): Map<string, RepoRecipeSpec> {
     if (!parsed.success) throw new Error(`recipe ${join(dir, name)}: ${z.prettifyError(parsed.error)}`);
     out.set(parsed.data.repo, parsed.data);
   }
-  if (dir === RECIPES_DIR) loaded = out;
+  loaded.set(dir, out);
   return out;
 }
 
