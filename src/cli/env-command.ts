@@ -230,10 +230,16 @@ function list(argv: string[], out: Out): number {
       m ? m.commit.slice(0, 10) : "?",
       m ? `${(m.bytes / 1e6).toFixed(1)} MB` : "?",
       m ? m.created_at.slice(0, 16).replace("T", " ") : "?",
+      m && "recipe" in m.spec && m.spec.recipe ? `SWE-bench ${m.spec.recipe}` : "-",
       m ? `${m.repo} — ${m.spec.install.join(" && ").slice(0, 60)}` : "(no manifest)",
     ];
   });
-  out(table([["key", "status", "runtime", "commit", "size", "built", "repository — install"], ...rows]));
+  out(
+    table([
+      ["key", "status", "runtime", "commit", "size", "built", "recipe", "repository — install"],
+      ...rows,
+    ]),
+  );
   out(`${layers.length} environment${layers.length === 1 ? "" : "s"} in ${store}`);
   return 0;
 }

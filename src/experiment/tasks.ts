@@ -7,7 +7,7 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { listCuaTasks, loadTaskFolder, looksLikeTaskPath } from "../cua/index.js";
-import { listTaskIds, loadInstanceRows, TOOLS_TASKS } from "../tasks/index.js";
+import { listTaskIds, loadInstanceRows, reposDir, TOOLS_TASKS } from "../tasks/index.js";
 import type { TaskKind } from "./fields.js";
 import type { Path } from "./source.js";
 
@@ -131,6 +131,7 @@ function instancesEntry(entry: Record<string, unknown>, experimentFile: string):
   let loaded: ReturnType<typeof loadInstanceRows>;
   try {
     loaded = loadInstanceRows(file, {
+      repos: reposDir(),
       ...(typeof match === "string" ? { filter: match } : {}),
       ...(wanted ? { only: (id: string) => wanted.includes(id) } : {}),
     });
