@@ -91,7 +91,8 @@ export function loadInstanceRows(file: string, options: LoadOptions = {}): Loade
       });
     }
   }
-  if (out.instances.length === 0 && out.unavailable.length === 0)
+  // (Rows picked by id may all be absent: the caller names which.)
+  if (out.instances.length === 0 && out.unavailable.length === 0 && !options.only)
     throw new InputFileError(file, [
       ...problems,
       options.filter ? `no instance id matches --filter "${options.filter}"` : "no instances in the file",
