@@ -32,6 +32,15 @@ import { applyCandidate, evalScript, STEP_FAILED, type StepRunner } from "./step
 
 /** SWE-bench's per-instance test timeout is 1,800 s; ours are small, so a grading run gets 5 minutes. */
 export const GRADE_TEST_TIMEOUT_MS = 300_000;
+/** A published SWE-bench row gets SWE-bench's own limit: some of its test files run for minutes. */
+export const SWEBENCH_TEST_TIMEOUT_MS = 1_800_000;
+
+/** The test command's limit for an instance: SWE-bench's for a row made from its recipe, else ours. */
+export function testTimeoutMs(instance: Pick<Instance, "acilab_env">): number {
+  const env = instance.acilab_env;
+  return env && "recipe" in env && env.recipe ? SWEBENCH_TEST_TIMEOUT_MS : GRADE_TEST_TIMEOUT_MS;
+}
+
 /** Test logs are parsed, not shown to a model: keep up to 4 MB. */
 const GRADE_LOG_LIMIT = 4_000_000;
 
@@ -163,7 +172,7 @@ export async function gradeInstance(
         ? planCanaries({ parser: instance.log_parser, files, testCommand: command, random: cryptoRandom })
         : { canaries: [], edits: [], note: null };
     const argv = rules === "hardened" ? guardTestCommand(command).argv : command;
-    const timeoutMs = options.timeoutMs ?? GRADE_TEST_TIMEOUT_MS;
+    const timeoutMs = options.timeoutMs ?? testTimeoutMs(instance);
     const prepareInput = {
       patch: patch ?? "",
       base: instance.base_commit,
