@@ -4,11 +4,12 @@
 #
 #   scripts/swebench-lite.sh [--filter GLOB] [--repos DIR] [--out DIR] [--workers N] [--instances FILE]
 #
-# Steps, each resumable (a rerun skips what is done): gold and empty predictions under the default
-# (hardened) rules; gold and a "tests only" prediction (each row's own test patch, no fix) under
-# --rules swebench; `tasks validate` (gold resolves, the base fails every FAIL_TO_PASS test); then,
-# when a SWE-bench checkout is at $SWEBENCH_REPO, SWE-bench's own grading.py on the --rules swebench
-# logs (scripts/swebench-parity/run_folder.py) must agree verdict for verdict and test for test.
+# Steps, each resumable (a rerun skips what is done): gold, empty and a "tests only" prediction (each
+# row's own test patch, no fix) graded; then, when a SWE-bench checkout is at $SWEBENCH_REPO, SWE-bench's
+# own grading.py reads every log and must give the verdicts and per-test statuses acilab's
+# --rules swebench gives the same logs (scripts/swebench-parity/run_folder.py); then `tasks validate`
+# (gold resolves, the base fails every FAIL_TO_PASS test). With --swebench-runs the gold and tests-only
+# predictions are also graded under --rules swebench (the logs are the same runs without canaries).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 acilab=(node "$here/bin/acilab.js")
@@ -17,8 +18,10 @@ repos=${ACILAB_REPOS:-}
 out=runs/swebench-lite
 workers=2
 instances="$here/../shared/swebench/lite.jsonl"
+swebench_runs=0
 while [ $# -gt 0 ]; do
   case $1 in
+    --swebench-runs) swebench_runs=1; shift ;;
     --filter) filter=$2; shift 2 ;;
     --repos) repos=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
@@ -52,15 +55,20 @@ PY
 
 step "gold-$tag" "${acilab[@]}" grade "${common[@]}" --predictions gold --run-id "gold-$tag"
 step "empty-$tag" "${acilab[@]}" grade "${common[@]}" --predictions empty --run-id "empty-$tag"
-step "gold-swebench-$tag" "${acilab[@]}" grade "${common[@]}" --predictions gold --rules swebench --run-id "gold-swebench-$tag"
-step "tests-only-swebench-$tag" "${acilab[@]}" grade "${common[@]}" --predictions "$out/tests-only.jsonl" --rules swebench --run-id "tests-only-swebench-$tag"
-step "validate-$tag" "${acilab[@]}" tasks validate "$instances" --repos "$repos" --filter "$filter" --runs 1 --workers "$workers" || true
+step "tests-only-$tag" "${acilab[@]}" grade "${common[@]}" --predictions "$out/tests-only.jsonl" --run-id "tests-only-$tag"
+runs=("gold-$tag/gold" "tests-only-$tag/tests-only" "empty-$tag/empty")
+if [ "$swebench_runs" = 1 ]; then
+  step "gold-swebench-$tag" "${acilab[@]}" grade "${common[@]}" --predictions gold --rules swebench --run-id "gold-swebench-$tag"
+  step "tests-only-swebench-$tag" "${acilab[@]}" grade "${common[@]}" --predictions "$out/tests-only.jsonl" --rules swebench --run-id "tests-only-swebench-$tag"
+  runs+=("gold-swebench-$tag/gold" "tests-only-swebench-$tag/tests-only")
+fi
 
 swebench=${SWEBENCH_REPO:-/work/.mirror/SWE-bench+SWE-bench/repo}
 if [ -d "$swebench" ]; then
-  for run in "gold-swebench-$tag/gold" "tests-only-swebench-$tag/tests-only" "empty-$tag/empty"; do
-    python3 -X utf8 "$here/scripts/swebench-parity/run_folder.py" --instances "$instances" --run "$out/$run" --repo "$swebench" \
-      | tail -3 | tee -a "$out/parity.txt" || true
+  for run in "${runs[@]}"; do
+    python3 -X utf8 "$here/scripts/swebench-parity/run_folder.py" --instances "$instances" --run "$out/$run" \
+      --repo "$swebench" --acilab "$here/dist" | tail -3 | tee -a "$out/parity.txt" || true
   done
 fi
+step "validate-$tag" "${acilab[@]}" tasks validate "$instances" --repos "$repos" --filter "$filter" --runs 1 --workers "$workers" || true
 cat "$out/times.txt"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compare an `acilab grade --rules swebench` run with SWE-bench's own grading of the same logs.
+"""Compare acilab's `--rules swebench` verdicts with SWE-bench's own grading of the same logs.
 
     python3 -X utf8 scripts/swebench-parity/run_folder.py --instances lite.jsonl --run runs/grade/RUN/MODEL
         [--repo SWE-bench.git] [--commit SHA] [--acilab DIST]
@@ -9,7 +9,8 @@ extracted from --repo into a temporary folder, as main.py does) reads test_outpu
 parser SWE-bench names for the row's repository, and its verdict (found, resolution) and per-test
 buckets (FAIL_TO_PASS / PASS_TO_PASS success and failure) are compared with acilab's report.json;
 the whole status map is compared with acilab's `--rules swebench` reader of the same log (run through
-node from --acilab's dist/). Empty predictions have no log: SWE-bench does not run them either, and
+node from --acilab's dist/). A run graded under acilab's default rules is compared through the
+verdict `--rules swebench` gives its logs (computed here); its own hardened verdict is not compared. Empty predictions have no log: SWE-bench does not run them either, and
 both say unresolved. Prints one line per difference and a count; exits 1 when any differ.
 
 Run by hand after a grading run; tests never run it (no SWE-bench checkout there).
@@ -67,8 +68,8 @@ const { gradeSwebenchLog } = await import(process.argv[1] + "/src/swebench/index
 const jobs = JSON.parse(readFileSync(0, "utf8"));
 const out = {};
 for (const j of jobs) {
-  const v = gradeSwebenchLog(readFileSync(j.log, "utf8"), { FAIL_TO_PASS: [], PASS_TO_PASS: [] }, j.parser);
-  out[j.id] = { found: v.found, status_map: [...v.statusMap] };
+  const v = gradeSwebenchLog(readFileSync(j.log, "utf8"), j.tests, j.parser);
+  out[j.id] = { found: v.found, status_map: [...v.statusMap], tests_status: v.tests_status, resolved: v.resolved };
 }
 process.stdout.write(JSON.stringify(out));
 """
@@ -101,7 +102,9 @@ def main():
     for iid in folders:
         log = os.path.join(args.run, iid, "test_output.txt")
         if iid in rows and os.path.exists(log):
-            jobs.append({"id": iid, "log": log, "parser": ACILAB_PARSERS[rows[iid]["repo"]]})
+            row = rows[iid]
+            tests = {"FAIL_TO_PASS": as_list(row["FAIL_TO_PASS"]), "PASS_TO_PASS": as_list(row["PASS_TO_PASS"])}
+            jobs.append({"id": iid, "log": log, "parser": ACILAB_PARSERS[row["repo"]], "tests": tests})
     ours_maps = json.loads(
         subprocess.run(
             ["node", "--input-type=module", "-e", NODE_READER, args.acilab],
@@ -141,11 +144,16 @@ def main():
                 theirs_resolved = grading.get_resolution_status(report) == "RESOLVED_FULL"
             else:
                 report, theirs_resolved = None, False
+            # acilab's --rules swebench verdict on this log: the run's own report when it was graded
+            # under those rules, else computed now from the log (a hardened run's log is the same run
+            # for a runner acilab does not guard, with the canaries in it, which no list names).
+            mine = ours_maps.get(iid)
+            if ours.get("rules") != "swebench" and mine is not None:
+                ours = {**ours, "resolved": mine["resolved"], "tests_status": mine["tests_status"]}
             resolved["swebench"] += theirs_resolved
             resolved["acilab"] += bool(ours["resolved"])
             if theirs_resolved != ours["resolved"]:
                 differences.append(f"{iid}: resolved — SWE-bench {theirs_resolved}, acilab {ours['resolved']}")
-            mine = ours_maps.get(iid)
             if mine is None or mine["found"] != found:
                 differences.append(f"{iid}: log found — SWE-bench {found}, acilab {mine and mine['found']}")
             elif dict(mine["status_map"]) != status_map:
