@@ -78,8 +78,12 @@ export function findRepository(repo: string, store: string | undefined): string 
   }
 }
 
+/** Set to 1, no repository is cloned (tests, and machines whose network must not be tried). */
+export const NO_CLONE_ENV = "ACILAB_NO_CLONE";
+
 /** A bare clone into the cache, renamed into place whole (the commands that load rows wait for it). */
 function clone(repo: string, into: string): string {
+  if (process.env[NO_CLONE_ENV] === "1") throw new Error(`cloning is turned off by ${NO_CLONE_ENV}=1`);
   mkdirSync(join(cacheDir(), "repos"), { recursive: true });
   const tmp = `${into}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });

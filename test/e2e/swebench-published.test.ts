@@ -80,6 +80,8 @@ beforeAll(async () => {
   );
   setEnv("ACILAB_RECIPES", recipes);
   setEnv("ACILAB_ENV_DIR", fixture.store);
+  // Offline: a repository missing from the store is not looked for on the network.
+  setEnv("ACILAB_NO_CLONE", "1");
   // The machine's pip configuration, as the build reads it: no index, the wheel folder only.
   setEnv("PIP_NO_INDEX", "1");
   setEnv("PIP_FIND_LINKS", fixture.wheels);
