@@ -229,12 +229,13 @@ export async function gradeInstance(
       ...report.tests_status.FAIL_TO_PASS.failure,
       ...report.tests_status.PASS_TO_PASS.failure,
     ];
+    const network = report.resolved ? undefined : networkFailure(testOutput);
     return done(
       "graded",
       report.resolved
         ? "resolved"
         : (report.rejected ??
-            `${failing.length} expected test${failing.length === 1 ? "" : "s"} failed: ${failing.slice(0, 3).join(", ")}${failing.length > 3 ? ", …" : ""}`),
+            `${failing.length} expected test${failing.length === 1 ? "" : "s"} failed: ${failing.slice(0, 3).join(", ")}${failing.length > 3 ? ", …" : ""}${network ? ` — needs network: the tests tried to reach it and the sandbox has none (${network})` : ""}`),
     );
   } catch (err) {
     return done("infrastructure_error", (err as Error).message);
@@ -243,6 +244,15 @@ export async function gradeInstance(
     await sandbox.close();
     await repo.checkout.dispose();
   }
+}
+
+/** What a test prints when it reaches for a network the sandbox does not have (requests' httpbin tests). */
+const NETWORK_ERRORS =
+  /(Failed to establish a new connection[^\n]*|Temporary failure in name resolution|Name or service not known|Network is unreachable|nodename nor servname provided)/;
+
+/** The first sign in a log that tests tried the network, or undefined. */
+export function networkFailure(log: string): string | undefined {
+  return NETWORK_ERRORS.exec(log)?.[1]?.slice(0, 120);
 }
 
 /** Uniform in [0, 1) from the OS's generator: canary names must not be predictable. */

@@ -10,7 +10,7 @@ export type Readiness =
   | { instance_id: string; repo: string; state: "invalid"; problems: string[] }
   | { instance_id: string; repo: string; state: "unavailable"; cause: UnavailableCause; reason: string };
 
-export type UnavailableCause = "repository" | "recipe" | "interpreter" | "pin" | "build" | "row";
+export type UnavailableCause = "repository" | "recipe" | "interpreter" | "pin" | "build" | "row" | "network";
 
 /** The cause a reason names, from the words acilab's loaders and builders use for it. */
 export function unavailableCause(reason: string): UnavailableCause {
@@ -33,6 +33,17 @@ export function readinessOf(repo: string, v: Validation): Readiness {
       state: "unavailable",
       cause: unavailableCause(unavailable.detail),
       reason: unavailable.detail,
+    };
+  // Gold that fails only because its tests reach for the network cannot pass here: that is a condition
+  // of this machine, named as such, not a fault of the row.
+  const offline = v.gold.find((r) => / — needs network: /.test(r.detail));
+  if (!v.ok && offline)
+    return {
+      instance_id: v.instance_id,
+      repo,
+      state: "unavailable",
+      cause: "network",
+      reason: offline.detail.slice(offline.detail.indexOf("needs network")),
     };
   return v.ok
     ? { instance_id: v.instance_id, repo, state: "ready" }
