@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gradeCommand } from "../../src/cli/grade-command.js";
+import { runCli } from "../../src/cli/testing.js";
 import { envFixture } from "../../src/envlayers/testing.js";
 import { git } from "../../src/workspace/index.js";
 
@@ -128,26 +128,20 @@ afterAll(() => {
 
 describe("acilab grade on published rows", () => {
   it("resolves the good row with gold and names each bad row's cause", async () => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await gradeCommand(
-      [
-        "--instances",
-        rowsFile,
-        "--repos",
-        store,
-        "--predictions",
-        "gold",
-        "--run-id",
-        "published",
-        "--out",
-        join(fixture.root, "runs"),
-      ],
-      (l) => out.push(l),
-      (l) => err.push(l),
-      { tty: false, signal: new AbortController().signal },
-    );
-    expect(code, err.join("\n")).toBe(0);
+    const { code, err } = await runCli([
+      "grade",
+      "--instances",
+      rowsFile,
+      "--repos",
+      store,
+      "--predictions",
+      "gold",
+      "--run-id",
+      "published",
+      "--out",
+      join(fixture.root, "runs"),
+    ]);
+    expect(code, err).toBe(0);
     const report = (n: number) =>
       (
         JSON.parse(
