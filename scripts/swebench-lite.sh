@@ -3,6 +3,7 @@
 # times of each step. Not a test: the sympy rows of Lite take about an hour on a 2-core machine.
 #
 #   scripts/swebench-lite.sh [--filter GLOB] [--repos DIR] [--out DIR] [--workers N] [--instances FILE]
+#                            [--swebench-runs] [--validate-all]
 #
 # Steps, each resumable (a rerun skips what is done): gold, empty and a "tests only" prediction (each
 # row's own test patch, no fix) graded; then, when a SWE-bench checkout is at $SWEBENCH_REPO, SWE-bench's
@@ -19,8 +20,10 @@ out=runs/swebench-lite
 workers=2
 instances="$here/../shared/swebench/lite.jsonl"
 swebench_runs=0
+validate_filter=
 while [ $# -gt 0 ]; do
   case $1 in
+    --validate-all) validate_filter='*'; shift ;;
     --swebench-runs) swebench_runs=1; shift ;;
     --filter) filter=$2; shift 2 ;;
     --repos) repos=$2; shift 2 ;;
@@ -70,5 +73,6 @@ if [ -d "$swebench" ]; then
       --repo "$swebench" --acilab "$here/dist" | tail -3 | tee -a "$out/parity.txt" || true
   done
 fi
-step "validate-$tag" "${acilab[@]}" tasks validate "$instances" --repos "$repos" --filter "$filter" --runs 1 --workers "$workers" || true
+# --validate-all: every row of the file (each repository's readiness in one table), not only --filter's.
+step "validate-$tag" "${acilab[@]}" tasks validate "$instances" --repos "$repos" --filter "${validate_filter:-$filter}" --runs 1 --workers "$workers" || true
 cat "$out/times.txt"
