@@ -5,12 +5,13 @@
 #   scripts/swebench-lite.sh [--filter GLOB] [--repos DIR] [--out DIR] [--workers N] [--instances FILE]
 #                            [--swebench-runs] [--validate-all]
 #
-# Steps, each resumable (a rerun skips what is done): gold, empty and a "tests only" prediction (each
-# row's own test patch, no fix) graded; then, when a SWE-bench checkout is at $SWEBENCH_REPO, SWE-bench's
-# own grading.py reads every log and must give the verdicts and per-test statuses acilab's
-# --rules swebench gives the same logs (scripts/swebench-parity/run_folder.py); then `tasks validate`
-# (gold resolves, the base fails every FAIL_TO_PASS test). With --swebench-runs the gold and tests-only
-# predictions are also graded under --rules swebench (the logs are the same runs without canaries).
+# Steps (grading steps resume: a rerun skips what is done): gold and empty predictions graded;
+# `tasks validate` (gold resolves, the base fails every FAIL_TO_PASS test), keeping its runs; then,
+# when a SWE-bench checkout is at $SWEBENCH_REPO, SWE-bench's own grading.py reads every log and must
+# give the verdicts and per-test statuses acilab's --rules swebench gives the same logs
+# (scripts/swebench-parity/run_folder.py); then a "tests only" prediction (each row's own test patch,
+# no fix), and its parity. With --swebench-runs the gold and tests-only predictions are also graded
+# under --rules swebench (the same runs without canaries) and checked the same way.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 acilab=(node "$here/bin/acilab.js")
@@ -58,21 +59,27 @@ PY
 
 step "gold-$tag" "${acilab[@]}" grade "${common[@]}" --predictions gold --run-id "gold-$tag"
 step "empty-$tag" "${acilab[@]}" grade "${common[@]}" --predictions empty --run-id "empty-$tag"
-step "tests-only-$tag" "${acilab[@]}" grade "${common[@]}" --predictions "$out/tests-only.jsonl" --run-id "tests-only-$tag"
-runs=("gold-$tag/gold" "tests-only-$tag/tests-only" "empty-$tag/empty")
-if [ "$swebench_runs" = 1 ]; then
-  step "gold-swebench-$tag" "${acilab[@]}" grade "${common[@]}" --predictions gold --rules swebench --run-id "gold-swebench-$tag"
-  step "tests-only-swebench-$tag" "${acilab[@]}" grade "${common[@]}" --predictions "$out/tests-only.jsonl" --rules swebench --run-id "tests-only-swebench-$tag"
-  runs+=("gold-swebench-$tag/gold" "tests-only-swebench-$tag/tests-only")
-fi
+# Readiness, keeping every run (validate/gold/<id>, validate/base/<id>: the base with the test patch).
+# --validate-all: every row of the file (each repository's readiness in one table), not only --filter's.
+step "validate-$tag" "${acilab[@]}" tasks validate "$instances" --repos "$repos" --filter "${validate_filter:-$filter}" \
+  --runs 1 --workers "$workers" --out "$out" || true
+runs=("gold-$tag/gold" "empty-$tag/empty" "validate/gold" "validate/base")
 
 swebench=${SWEBENCH_REPO:-/work/.mirror/SWE-bench+SWE-bench/repo}
-if [ -d "$swebench" ]; then
-  for run in "${runs[@]}"; do
+parity() {
+  [ -d "$swebench" ] || return 0
+  for run in "$@"; do
     python3 -X utf8 "$here/scripts/swebench-parity/run_folder.py" --instances "$instances" --run "$out/$run" \
       --repo "$swebench" --acilab "$here/dist" | tail -3 | tee -a "$out/parity.txt" || true
   done
+}
+parity "${runs[@]}"
+
+step "tests-only-$tag" "${acilab[@]}" grade "${common[@]}" --predictions "$out/tests-only.jsonl" --run-id "tests-only-$tag"
+parity "tests-only-$tag/tests-only"
+if [ "$swebench_runs" = 1 ]; then
+  step "gold-swebench-$tag" "${acilab[@]}" grade "${common[@]}" --predictions gold --rules swebench --run-id "gold-swebench-$tag"
+  step "tests-only-swebench-$tag" "${acilab[@]}" grade "${common[@]}" --predictions "$out/tests-only.jsonl" --rules swebench --run-id "tests-only-swebench-$tag"
+  parity "gold-swebench-$tag/gold" "tests-only-swebench-$tag/tests-only"
 fi
-# --validate-all: every row of the file (each repository's readiness in one table), not only --filter's.
-step "validate-$tag" "${acilab[@]}" tasks validate "$instances" --repos "$repos" --filter "${validate_filter:-$filter}" --runs 1 --workers "$workers" || true
 cat "$out/times.txt"

@@ -3,6 +3,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { describeCuaTask, describeTaskFile, listCuaTasks, loadTaskFolder } from "../cua/index.js";
 import {
   causesInWords,
+  NOOP_PATCH,
   type Readiness,
   readinessOf,
   readinessTable,
@@ -10,7 +11,7 @@ import {
   validateInstance,
 } from "../eval/index.js";
 import { forEachLimited } from "../pool/index.js";
-import { InputFileError, type Instance } from "../swebench/index.js";
+import { InputFileError, type Instance, instanceDir, writeGradedRun } from "../swebench/index.js";
 import {
   type LoadedInstances,
   listTaskIds,
@@ -214,6 +215,24 @@ async function validateCommand(argv: string[], out: Out): Promise<number> {
       pins,
       ...(values.sandbox ? { backend: values.sandbox } : {}),
     });
+    if (values.out) {
+      const keep = (model: string, patch: string, graded: (typeof v.runs.base)[]) =>
+        graded.forEach((g, i) =>
+          writeGradedRun(
+            instanceDir(
+              resolve(values.out as string),
+              i === 0 ? "validate" : `validate-${i + 1}`,
+              model,
+              instance.instance_id,
+            ),
+            instance.instance_id,
+            patch,
+            g,
+          ),
+        );
+      keep("gold", instance.patch, v.runs.gold);
+      keep("base", NOOP_PATCH, [v.runs.base]);
+    }
     const r = readinessOf(instance.repo, v);
     readiness.push(r);
     const label =

@@ -77,12 +77,17 @@ export const TASKS_VALIDATE_OPTIONS = {
   filter: FILTER,
   pins: PINS,
   workers: workersOption("instances validated", 1),
+  out: {
+    type: "string",
+    value: "DIR",
+    help: "also keep every run's files as a grading run lays them out: DIR/validate/gold/<id>/ and DIR/validate/base/<id>/ (report.json, test_output.txt, patch.diff, eval.sh)",
+  },
 } as const;
 
 export const TASKS_VALIDATE_HELP = `acilab tasks validate — check that tasks are fair
 
 Usage: acilab tasks validate [FILE.jsonl | TASK…] [--runs N] [--sandbox BACKEND]
-                            [--repos DIR] [--filter GLOB] [--pins exact|available] [--workers N]
+                            [--repos DIR] [--filter GLOB] [--pins exact|available] [--workers N] [--out DIR]
 
 Options:
 ${optionLines(TASKS_VALIDATE_OPTIONS)}

@@ -13,6 +13,7 @@ const validation = (gold: InstanceReport, ok: boolean): Validation => ({
   problems: ok ? [] : ["gold patch does not resolve: x"],
   gold: [gold],
   base: report("graded", "1 expected test failed: t"),
+  runs: { gold: [], base: { report: gold, testOutput: "", evalScript: "" } },
 });
 
 describe("readiness", () => {

@@ -6,6 +6,7 @@ export {
   REPORT_FILE,
   summaryPath,
   TEST_OUTPUT_FILE,
+  writeGradedRun,
 } from "./layout.js";
 export { loadInstances, parseEnvironmentSpec, parseInstanceRow } from "./load-instances.js";
 export { type LoadedPredictions, loadPredictions } from "./load-predictions.js";

@@ -103,3 +103,14 @@ export function reusableReport(
 export function writeSummary(path: string, summary: unknown): void {
   writeAtomic(path, `${JSON.stringify(summary, null, 2)}\n`);
 }
+
+/** One graded run written where a grading run would write it: patch.diff, the logs, report.json last. */
+export function writeGradedRun(
+  dir: string,
+  instanceId: string,
+  patch: string | null,
+  graded: Partial<GradedInstance> & { report: InstanceReport },
+): void {
+  startInstanceDir(dir, patch ?? "");
+  finishInstanceDir(dir, instanceId, graded);
+}
