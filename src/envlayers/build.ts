@@ -11,9 +11,10 @@ import {
 import { type EnvironmentSpec, isNodeEnvironment, type PinPolicy } from "../swebench/index.js";
 import { snapshotAtCommit } from "../workspace/index.js";
 import { type Interpreter, interpreterBinds, resolveInterpreter } from "./interpreter.js";
+import { relaxLocally } from "./local-index.js";
 import { decideMissing, type MissingRequirement, missingRequirement } from "./pins.js";
 import { ENV_MOUNT, type RuntimePlan, runtimePlan } from "./runtime.js";
-import { type SandboxSources, SOURCES_MOUNT } from "./sources.js";
+import { type SandboxSources, SOURCES_MOUNT, specSources } from "./sources.js";
 import {
   BUILD_LOG,
   type CommandRecord,
@@ -94,6 +95,14 @@ export async function ensureLayer(request: LayerRequest): Promise<Layer> {
   let spec = request.spec;
   const changes: string[] = [];
   let relaxed = false;
+  if (request.pins === "available" && !isNodeEnvironment(spec) && spec.packages) {
+    // Every pin the local indexes lack, moved at once (pip would name them one failed build at a time).
+    const moved = relaxLocally(spec, specSources(spec.indexes), spec.python.replace(/^python/, ""));
+    spec = moved.spec;
+    changes.push(...moved.changes);
+    relaxed = moved.changes.length > 0;
+    for (const c of moved.changes) request.log?.(`environment: ${c}`);
+  }
   for (let round = 0; ; round++) {
     try {
       const layer = await ensureSpecLayer({ ...request, spec });
