@@ -27,7 +27,7 @@ export const GRADE_OPTIONS = {
   instances: {
     type: "string",
     value: "FILE",
-    help: ".jsonl or .json list of instances: SWE-bench's fields plus test_command, log_parser and repo_path (see docs/grading.md)",
+    help: ".jsonl or .json list of instances: SWE-bench's rows as published (their recipe and --repos give the rest: docs/swebench.md), or rows with their own test_command, log_parser and repo_path (docs/grading.md)",
   },
   predictions: {
     type: "string",
