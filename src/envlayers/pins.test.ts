@@ -38,6 +38,19 @@ describe("what pip could not find", () => {
       python: "it requires Python >=3.10",
     });
     expect(missingRequirement("error: subprocess-exited-with-error\n")).toBeUndefined();
+    // requests' environment on Python 3.9: pytest needs tomli, which these indexes hold for 3.11 only.
+    const conflict = `ERROR: Cannot install pytest==8.4.2 and pytest==9.1.1 because these package versions have conflicting dependencies.
+
+The conflict is caused by:
+    pytest 9.1.1 depends on tomli>=1; python_version < "3.11"
+    pytest 8.4.2 depends on tomli>=1; python_version < "3.11"
+
+ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/dependency-resolution/
+`;
+    expect(missingRequirement(conflict)).toEqual({
+      requirement: "tomli>=1 (which pytest needs)",
+      versions: null,
+    });
   });
 
   it("names packages and pins as pip does", () => {

@@ -27,12 +27,28 @@ export function missingRequirement(output: string): MissingRequirement | undefin
   if (!found && !none && python)
     return { requirement: python[1] as string, versions: null, python: `it requires Python ${python[3]}` };
   const requirement = (found?.[1] ?? none?.[1])?.trim();
-  if (requirement === undefined) return undefined;
+  if (requirement === undefined) return conflictingDependency(output);
   const listed = found?.[2]?.trim();
   return {
     requirement,
     versions: listed === undefined || listed === "none" || listed === "" ? null : listed.split(/,\s*/),
   };
+}
+
+/**
+ * pip's ResolutionImpossible when every candidate of a requirement needs the same dependency and no
+ * version of that installs here ("pytest 9.1.1 depends on tomli>=1; python_version < \"3.11\"", for
+ * each pytest): that dependency is what is missing.
+ */
+function conflictingDependency(output: string): MissingRequirement | undefined {
+  if (!/ResolutionImpossible/.test(output)) return undefined;
+  const causes = [...output.matchAll(/^\s+(\S+) \S+ depends on ([^;\s]+)/gm)].map((m) => ({
+    by: m[1] as string,
+    needs: m[2] as string,
+  }));
+  const needs = new Set(causes.map((c) => c.needs));
+  if (causes.length === 0 || needs.size !== 1) return undefined;
+  return { requirement: `${[...needs][0]} (which ${causes[0]?.by} needs)`, versions: null };
 }
 
 /** PEP 503's name: lower case, runs of `-`, `_`, `.` as one `-`. */
@@ -108,7 +124,7 @@ export function decideMissing(
     .find((x) => packageName(x.r) === name);
   if (!at)
     return {
-      unavailable: `${missing.requirement}, which the environment's packages or install line need, cannot be installed: ${have}`,
+      unavailable: `${missing.requirement.includes("(which") ? missing.requirement : `${missing.requirement}, which the environment's packages or install line need,`} cannot be installed: ${have}`,
     };
   const replace = (next: string | null): PythonEnvironmentSpec => ({
     ...spec,
