@@ -216,20 +216,13 @@ async function validateCommand(argv: string[], out: Out): Promise<number> {
       ...(values.sandbox ? { backend: values.sandbox } : {}),
     });
     if (values.out) {
-      const keep = (model: string, patch: string, graded: (typeof v.runs.base)[]) =>
-        graded.forEach((g, i) =>
-          writeGradedRun(
-            instanceDir(
-              resolve(values.out as string),
-              i === 0 ? "validate" : `validate-${i + 1}`,
-              model,
-              instance.instance_id,
-            ),
-            instance.instance_id,
-            patch,
-            g,
-          ),
-        );
+      const keep = (model: string, patch: string, graded: (typeof v.runs.base)[]) => {
+        for (const [i, g] of graded.entries()) {
+          const runId = i === 0 ? "validate" : `validate-${i + 1}`;
+          const dir = instanceDir(resolve(values.out as string), runId, model, instance.instance_id);
+          writeGradedRun(dir, instance.instance_id, patch, g);
+        }
+      };
       keep("gold", instance.patch, v.runs.gold);
       keep("base", NOOP_PATCH, [v.runs.base]);
     }
