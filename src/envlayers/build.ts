@@ -120,7 +120,7 @@ export async function ensureLayer(request: LayerRequest): Promise<Layer> {
       spec = decision.spec;
       changes.push(decision.change);
       relaxed ||= decision.relaxed;
-      request.log?.(`environment: ${decision.change}; building again`);
+      request.log?.(`environment: ${decision.change}`);
     }
   }
 }
