@@ -115,7 +115,8 @@ export async function gradeInstance(
   } catch (err) {
     // An environment this machine cannot have (no such interpreter, a pin the indexes lack, a build
     // that fails here) is the instance's condition on this machine, named — not a harness fault.
-    if (err instanceof EnvironmentUnavailable) return done("environment_unavailable", err.message);
+    if (err instanceof EnvironmentUnavailable || /cannot give commit/.test((err as Error).message))
+      return done("environment_unavailable", (err as Error).message);
     if (err instanceof EnvBuildError)
       return done("environment_unavailable", `${err.message.split("\n")[0]} — the whole log: ${err.log}`);
     return done("infrastructure_error", `the instance's environment: ${(err as Error).message}`);
@@ -127,6 +128,8 @@ export async function gradeInstance(
   try {
     repo = await checkoutAt(instance.repo_path, instance.base_commit);
   } catch (err) {
+    if (/cannot give commit/.test((err as Error).message))
+      return done("environment_unavailable", (err as Error).message);
     return done("infrastructure_error", `cannot check out the repository: ${(err as Error).message}`);
   }
   let sandbox: Sandbox;

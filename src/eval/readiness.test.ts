@@ -19,6 +19,11 @@ const validation = (gold: InstanceReport, ok: boolean): Validation => ({
 describe("readiness", () => {
   it("names the cause of an unavailable row from its reason", () => {
     expect(unavailableCause("repository django/django is missing: it is not in /s")).toBe("repository");
+    expect(
+      unavailableCause(
+        "repository /s/astropy+astropy/repo cannot give commit 5f74: objects it needs are missing",
+      ),
+    ).toBe("repository");
     expect(unavailableCause('no recipe for sympy/sympy version "0.1": …')).toBe("recipe");
     expect(unavailableCause("interpreter Python 3.5 is not installed here: …")).toBe("interpreter");
     expect(unavailableCause("pin attrs==23.1.0 is not in the package indexes: …")).toBe("pin");

@@ -14,7 +14,7 @@ export type UnavailableCause = "repository" | "recipe" | "interpreter" | "pin" |
 
 /** The cause a reason names, from the words acilab's loaders and builders use for it. */
 export function unavailableCause(reason: string): UnavailableCause {
-  if (/^repository .* is missing/.test(reason)) return "repository";
+  if (/^repository .* (is missing|cannot give commit)/.test(reason)) return "repository";
   if (/^no recipe for/.test(reason)) return "recipe";
   if (/^interpreter /.test(reason)) return "interpreter";
   if (/not in the package indexes|cannot be installed|requires a different Python/.test(reason)) return "pin";

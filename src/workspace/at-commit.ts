@@ -45,8 +45,14 @@ export async function cloneAtCommit(repoPath: string, commit: string, into: stri
     const shallow = packBytes(repoPath) > SHALLOW_ABOVE_BYTES ? ["--depth=1"] : [];
     await git(into, ["fetch", "-q", "--no-tags", ...shallow, repoPath, commit]);
   } catch (err) {
+    const said = (err as Error).message;
+    // A snapshot that leaves out some objects (its largest files) has the commit but cannot give it.
+    if (/corruption|invalid index-pack|missing (blob|tree)|did not send all necessary objects/.test(said))
+      throw new Error(
+        `repository ${repoPath} cannot give commit ${commit}: objects it needs are missing from it (a partial snapshot?) — git said: ${said.split("\n").at(-1)}`,
+      );
     throw new Error(
-      `commit ${commit} is not in ${repoPath} (${(err as Error).message.split("\n").at(-1)}); check the instance's base_commit and repo_path`,
+      `commit ${commit} is not in ${repoPath} (${said.split("\n").at(-1)}); check the instance's base_commit and repo_path`,
     );
   }
   await git(into, ["checkout", "-q", "-B", "main", commit]);
