@@ -48,13 +48,20 @@ export function completeRow(
     ...row,
     test_command: row.test_command ?? command,
     log_parser: row.log_parser ?? recipe.log_parser,
-    acilab_env: row.acilab_env ?? recipeEnvironment(recipe, facts),
+    acilab_env: row.acilab_env ?? recipeEnvironment(recipe, facts, testDirectives(testPatch, "files")),
     repo_path: row.repo_path ?? facts.repoPath,
   };
 }
 
-/** The environment a recipe describes: an interpreter by version, requirement groups, the install. */
-export function recipeEnvironment(recipe: Recipe, facts: RowFacts): PythonEnvironmentSpec {
+/**
+ * The environment a recipe describes: an interpreter by version, requirement groups, the install.
+ * `testFiles` are the row's test files: a requirement only other test files import is optional.
+ */
+export function recipeEnvironment(
+  recipe: Recipe,
+  facts: RowFacts,
+  testFiles: readonly string[] = [],
+): PythonEnvironmentSpec {
   const groups: string[][] = [];
   if (recipe.packages && recipe.packages.length > 0) groups.push(recipe.packages);
   if (recipe.requirements === "files" && facts.requirements !== undefined)
@@ -66,9 +73,18 @@ export function recipeEnvironment(recipe: Recipe, facts: RowFacts): PythonEnviro
     python: `python${recipe.python}`,
     packages: groups.filter((g) => g.length > 0),
     install: [...(recipe.pre_install ?? []), ...(recipe.install ? [recipe.install] : [])],
-    ...(recipe.not_for_tests ? { optional: recipe.not_for_tests } : {}),
+    ...optionalOf(recipe, testFiles),
     recipe: `${recipe.repo} ${recipe.version}`,
   };
+}
+
+/** The requirements a row's tests do without: `not_for_tests`, and `needed_only_by` others' files. */
+function optionalOf(recipe: Recipe, testFiles: readonly string[]): { optional?: string[] } {
+  const others = Object.entries(recipe.needed_only_by ?? {})
+    .filter(([, files]) => !files.some((f) => testFiles.includes(f)))
+    .map(([name]) => name);
+  const optional = [...(recipe.not_for_tests ?? []), ...others];
+  return optional.length > 0 ? { optional } : {};
 }
 
 /** Requirements SWE-bench swaps out: yanked from PyPI. */

@@ -123,6 +123,23 @@ describe("a published row completed from its recipe", () => {
     });
   });
 
+  it("leaves a requirement only other test files import optional for this row", () => {
+    const found = recipeFor("sympy/sympy", "1.13");
+    if (!("recipe" in found)) throw new Error(found.problem);
+    const other = completeRow(row, found.recipe, { repoPath: "/r", requirements: "hypothesis\n" });
+    expect((other.acilab_env as { optional: string[] }).optional).toContain("hypothesis");
+    const own = completeRow(
+      {
+        ...row,
+        test_patch:
+          "diff --git a/sympy/ntheory/tests/test_hypothesis.py b/sympy/ntheory/tests/test_hypothesis.py\n",
+      },
+      found.recipe,
+      { repoPath: "/r", requirements: "hypothesis\n" },
+    );
+    expect((own.acilab_env as { optional: string[] }).optional).not.toContain("hypothesis");
+  });
+
   it("keeps what the row has of its own", () => {
     const found = recipeFor("sympy/sympy", "1.7");
     if (!("recipe" in found)) throw new Error(found.problem);

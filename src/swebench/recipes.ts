@@ -33,6 +33,11 @@ const VersionRecipe = z
     test_env: z.record(z.string(), z.string()).optional(),
     /** Requirements no test imports (lint tooling): left out, and said so, when the indexes lack them. */
     not_for_tests: z.array(z.string()).optional(),
+    /**
+     * Requirements only some test files import, with those files: for a row whose test directives
+     * name none of them, the requirement is left out, and said so, when the indexes lack it.
+     */
+    needed_only_by: z.record(z.string(), z.array(z.string())).optional(),
   })
   .strict();
 
