@@ -50,7 +50,20 @@ ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics
     expect(missingRequirement(conflict)).toEqual({
       requirement: "tomli>=1 (which pytest needs)",
       versions: null,
+      neededBy: "pytest",
     });
+    // pytest is optional here (sympy's bin/test does not use it): it is left out, not the environment.
+    const d = decideMissing(
+      { ...spec, packages: [["mpmath", "pytest"]], optional: ["pytest"] },
+      missingRequirement(conflict) as never,
+      "exact",
+      "3.9",
+    );
+    expect(d).toMatchObject({
+      relaxed: false,
+      change: expect.stringMatching(/^pytest left out: it needs tomli>=1/),
+    });
+    if ("spec" in d) expect(d.spec.packages).toEqual([["mpmath"]]);
   });
 
   it("names packages and pins as pip does", () => {

@@ -13,6 +13,8 @@ export interface MissingRequirement {
   versions: string[] | null;
   /** Why no version fits, when pip said it is the Python version ("it requires Python >=3.10"). */
   python?: string;
+  /** The requirement that needs it, when what is missing is a dependency ("pytest" for tomli). */
+  neededBy?: string;
 }
 
 /** The requirement pip's output says it could not find, if that is why it failed. */
@@ -48,7 +50,8 @@ function conflictingDependency(output: string): MissingRequirement | undefined {
   }));
   const needs = new Set(causes.map((c) => c.needs));
   if (causes.length === 0 || needs.size !== 1) return undefined;
-  return { requirement: `${[...needs][0]} (which ${causes[0]?.by} needs)`, versions: null };
+  const by = causes[0]?.by as string;
+  return { requirement: `${[...needs][0]} (which ${by} needs)`, versions: null, neededBy: by };
 }
 
 /** PEP 503's name: lower case, runs of `-`, `_`, `.` as one `-`. */
@@ -119,9 +122,23 @@ export function decideMissing(
       ? `the version the indexes have does not install on Python ${python}: ${missing.python}`
       : `the indexes have no version of it for Python ${python}`;
   const groups = spec.packages ?? [];
-  const at = groups
-    .flatMap((g, gi) => g.map((r, ri) => ({ r, gi, ri })))
-    .find((x) => packageName(x.r) === name);
+  const find = (n: string) =>
+    groups.flatMap((g, gi) => g.map((r, ri) => ({ r, gi, ri }))).find((x) => packageName(x.r) === n);
+  const optional = (n: string) => (spec.optional ?? []).some((o) => packageName(o) === n);
+  // A dependency that cannot be had, of a requirement the tests do without: leave that requirement out.
+  const needer = missing.neededBy !== undefined ? find(packageName(missing.neededBy)) : undefined;
+  if (!find(name) && needer && optional(packageName(missing.neededBy as string)))
+    return {
+      spec: {
+        ...spec,
+        packages: groups
+          .map((g, gi) => (gi !== needer.gi ? g : g.filter((_, ri) => ri !== needer.ri)))
+          .filter((g) => g.length > 0),
+      },
+      change: `${needer.r} left out: it needs ${missing.requirement.replace(/ \(which .*\)$/, "")}, which cannot be installed (${have}), and no test imports it`,
+      relaxed: false,
+    };
+  const at = find(name);
   if (!at)
     return {
       unavailable: `${missing.requirement.includes("(which") ? missing.requirement : `${missing.requirement}, which the environment's packages or install line need,`} cannot be installed: ${have}`,
@@ -134,7 +151,7 @@ export function decideMissing(
       )
       .filter((g) => g.length > 0),
   });
-  if ((spec.optional ?? []).some((o) => packageName(o) === name))
+  if (optional(name))
     return {
       spec: replace(null),
       change: `${at.r} left out: ${have}, and no test imports it`,
