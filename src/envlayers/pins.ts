@@ -126,8 +126,10 @@ export function decideMissing(
     groups.flatMap((g, gi) => g.map((r, ri) => ({ r, gi, ri }))).find((x) => packageName(x.r) === n);
   const optional = (n: string) => (spec.optional ?? []).some((o) => packageName(o) === n);
   // A dependency that cannot be had, of a requirement the tests do without: leave that requirement out.
-  const needer = missing.neededBy !== undefined ? find(packageName(missing.neededBy)) : undefined;
-  if (!find(name) && needer && optional(packageName(missing.neededBy as string)))
+  // (A decision recorded before neededBy existed still names it in the requirement's words.)
+  const neededBy = missing.neededBy ?? /\(which (\S+) needs\)$/.exec(missing.requirement)?.[1];
+  const needer = neededBy !== undefined ? find(packageName(neededBy)) : undefined;
+  if (!find(name) && needer && neededBy !== undefined && optional(packageName(neededBy)))
     return {
       spec: {
         ...spec,
