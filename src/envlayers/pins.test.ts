@@ -64,6 +64,21 @@ ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics
       change: expect.stringMatching(/^pytest left out: it needs tomli>=1/),
     });
     if ("spec" in d) expect(d.spec.packages).toEqual([["mpmath"]]);
+    // …and when a plugin still pulls pytest in, every requirement the tests do without goes at once.
+    const again = decideMissing(
+      {
+        ...spec,
+        packages: [["mpmath", "pytest-xdist", "pytest-timeout"]],
+        optional: ["pytest", "pytest-xdist", "pytest-timeout"],
+      },
+      missingRequirement(conflict) as never,
+      "exact",
+      "3.9",
+    );
+    expect(again).toMatchObject({
+      change: expect.stringMatching(/^pytest-xdist, pytest-timeout left out: one of them needs pytest/),
+    });
+    if ("spec" in again) expect(again.spec.packages).toEqual([["mpmath"]]);
   });
 
   it("names packages and pins as pip does", () => {

@@ -140,6 +140,18 @@ export function decideMissing(
       change: `${needer.r} left out: it needs ${missing.requirement.replace(/ \(which .*\)$/, "")}, which cannot be installed (${have}), and no test imports it`,
       relaxed: false,
     };
+  // The requirement that needs it is gone already, and others pull it in again (pytest's plugins pull
+  // pytest): every requirement the tests do without is left out at once.
+  const optionals = groups.flat().filter((r) => optional(packageName(r)));
+  if (!find(name) && neededBy !== undefined && !needer && optionals.length > 0)
+    return {
+      spec: {
+        ...spec,
+        packages: groups.map((g) => g.filter((r) => !optional(packageName(r)))).filter((g) => g.length > 0),
+      },
+      change: `${optionals.join(", ")} left out: one of them needs ${neededBy}, which needs ${missing.requirement.replace(/ \(which .*\)$/, "")}, which cannot be installed (${have}), and no test imports them`,
+      relaxed: false,
+    };
   const at = find(name);
   if (!at)
     return {
