@@ -168,7 +168,7 @@ export function decideMissing(
   if (optional(name))
     return {
       spec: replace(null),
-      change: `${at.r} left out: ${have}, and no test imports it`,
+      change: `${at.r} left out: ${have}, and the row's tests do not import it`,
       relaxed: false,
     };
   const pinned = pinnedVersion(at.r);
