@@ -11,6 +11,27 @@ export const SANDBOX = RUN_FLAGS.sandbox;
 export const RULES = RUN_FLAGS.rules;
 export const ALLOW_NET = RUN_FLAGS["allow-net"];
 
+/** Published SWE-bench rows: where their repositories are, which rows, and what a missing pin does. */
+export const REPOS = {
+  type: "string",
+  value: "DIR",
+  help: "the repositories published SWE-bench rows name, each as DIR/OWNER+NAME, OWNER__NAME or OWNER/NAME (a work tree, a bare repository, or a folder holding one at repo/)",
+  defaultHelp: "$ACILAB_REPOS",
+} as const satisfies OptionSpec;
+
+export const FILTER = {
+  type: "string",
+  value: "GLOB",
+  help: "only the instances whose id matches GLOB (sympy__*, *-20590)",
+} as const satisfies OptionSpec;
+
+export const PINS = {
+  type: "string",
+  value: "exact|available",
+  help: "a pinned requirement the package indexes lack: exact — the instance is environment_unavailable, naming the pin; available — the nearest version there, and every report says pins: relaxed",
+  default: "exact",
+} as const satisfies OptionSpec;
+
 /** `--workers N`: how many at once. */
 export function workersOption(what: string, defaultWorkers: number) {
   return {
