@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { gradeInstance } from "../eval/index.js";
+import { RUN_DEFAULTS } from "../run/index.js";
 import { remoteGrader, runNamespace } from "../scale/index.js";
 import {
   type GradeFn,
@@ -7,6 +8,7 @@ import {
   gradeRun,
   InputFileError,
   loadPredictions,
+  PIN_POLICIES,
   type RunSummary,
 } from "../swebench/index.js";
 import { type LoadedInstances, loadInstanceRows, reposDir } from "../tasks/index.js";
@@ -162,7 +164,7 @@ export async function gradeCommand(
   const queued = queueOptions(values, "grade");
   const backend = sandboxOption(values.sandbox, "grade");
 
-  const pins = choiceOption(values.pins, ["exact", "available"], "pins", "grade");
+  const pins = choiceOption(values.pins ?? RUN_DEFAULTS.pins, PIN_POLICIES, "pins", "grade");
   let loaded: {
     rows: LoadedInstances;
     predictions: ReturnType<typeof loadPredictions>;

@@ -11,7 +11,14 @@ import {
   validateInstance,
 } from "../eval/index.js";
 import { forEachLimited } from "../pool/index.js";
-import { InputFileError, type Instance, instanceDir, writeGradedRun } from "../swebench/index.js";
+import { RUN_DEFAULTS } from "../run/index.js";
+import {
+  InputFileError,
+  type Instance,
+  instanceDir,
+  PIN_POLICIES,
+  writeGradedRun,
+} from "../swebench/index.js";
 import {
   type LoadedInstances,
   listTaskIds,
@@ -180,7 +187,7 @@ async function validateCommand(argv: string[], out: Out): Promise<number> {
   const workers = numberOption(values.workers, "workers", command);
   if (!Number.isInteger(workers) || workers < 1)
     throw new UsageError(`--workers must be a whole number ≥ 1, got "${values.workers}"`, command);
-  const pins = choiceOption(values.pins, ["exact", "available"], "pins", command);
+  const pins = choiceOption(values.pins ?? RUN_DEFAULTS.pins, PIN_POLICIES, "pins", command);
   const targets = positionals.length > 0 ? positionals : listTaskIds();
   const instances: Instance[] = [];
   const readiness: Readiness[] = [];

@@ -53,4 +53,4 @@ export type {
   TestBucket,
   TwinResult,
 } from "./types.js";
-export { GRADING_RULES, isNodeEnvironment } from "./types.js";
+export { GRADING_RULES, isNodeEnvironment, PIN_POLICIES } from "./types.js";

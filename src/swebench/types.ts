@@ -83,7 +83,8 @@ export interface Instance {
 }
 
 /** `exact` (default): a pin the indexes lack makes the instance environment_unavailable; `available`: the nearest version. */
-export type PinPolicy = "exact" | "available";
+export const PIN_POLICIES = ["exact", "available"] as const;
+export type PinPolicy = (typeof PIN_POLICIES)[number];
 
 /** Where pip may fetch packages from while an environment is built. */
 export interface PackageSources {
