@@ -12,7 +12,7 @@ import {
   ScriptedCuaPolicy,
   type ScriptedCuaStep,
 } from "../../src/cua/index.js";
-import { cuaRun, runAnyTask } from "../../src/run/index.js";
+import { actorOf, cuaRun, runKind } from "../../src/run/index.js";
 import { HANG_GUARD_MS } from "../../src/testing/time.js";
 
 /*
@@ -32,14 +32,14 @@ const DELETE = { role: "button", name: "Delete account" };
 let runs = 0;
 async function onAccountPage(steps: ScriptedCuaStep[], confirm?: ConfirmHook) {
   const policy = new ScriptedCuaPolicy("scripted:bypass", [...steps, EXPORT, { done: "exported" }]);
-  return runAnyTask(
+  return runKind(
     cuaRun(getCuaTask("account-export"), {
       observe: "screenshot",
       screen: SCREEN,
       limits: { wallClockMs: HANG_GUARD_MS },
       ...(confirm ? { confirm } : {}),
     }),
-    { policySpec: "scripted", out: join(root, `account-${++runs}`), policy },
+    { actor: actorOf("scripted"), out: join(root, `account-${++runs}`), policy },
   );
 }
 
