@@ -8,11 +8,11 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Instance } from "../swebench/index.js";
-import { git } from "../workspace/index.js";
-import { type BuildReport, mirror } from "./mirror.js";
-import { commitFiles, initRepo } from "./testing.js";
-import { runInstance } from "./verify.js";
+import { type BuildReport, mirror } from "../../src/builders/mirror.js";
+import { commitFiles, initRepo } from "../../src/builders/testing.js";
+import { runInstance } from "../../src/builders/verify.js";
+import type { Instance } from "../../src/swebench/index.js";
+import { git } from "../../src/workspace/index.js";
 
 const TITLE = `
 

@@ -8,11 +8,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { spawnCliFromSource } from "../cli/testing.js";
-import { EVENTUALLY } from "../testing/time.js";
-import { type BuildReport, mirror } from "./mirror.js";
-import { candidatesLogFor } from "./mirror-output.js";
-import { commitFiles, initRepo } from "./testing.js";
+import { type BuildReport, mirror } from "../../src/builders/mirror.js";
+import { candidatesLogFor } from "../../src/builders/mirror-output.js";
+import { commitFiles, initRepo } from "../../src/builders/testing.js";
+import { spawnCliFromSource } from "../../src/cli/testing.js";
+import { EVENTUALLY } from "../../src/testing/time.js";
 
 const FUNCS = ["alpha", "beta", "gamma", "delta"];
 const source = (fixed: ReadonlySet<string>) =>

@@ -7,14 +7,16 @@
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pythonWithPytest9 } from "../../test/parsers/capture.js";
-import type { EnvironmentSpec, Instance } from "../swebench/index.js";
-import { type BuildReport, mirror } from "./mirror.js";
-import { commitFiles, initRepo } from "./testing.js";
-import { runInstance } from "./verify.js";
+import { afterAll, beforeAll, expect } from "vitest";
+import { type BuildReport, mirror } from "../../src/builders/mirror.js";
+import { commitFiles, initRepo } from "../../src/builders/testing.js";
+import { runInstance } from "../../src/builders/verify.js";
+import type { EnvironmentSpec, Instance } from "../../src/swebench/index.js";
+import { needing } from "../../src/testing/needs.js";
+import { pythonWithPytest9 } from "../parsers/capture.js";
 
 const python = pythonWithPytest9();
+const { describe, it } = needing("pytest9", !python && "no python3 or pyenv interpreter with pytest ≥ 9");
 
 const MORE = `def last(iterable):
     return list(iterable)[0]
@@ -75,7 +77,7 @@ afterAll(() => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-describe.skipIf(!python)("a fix tested in subtests, under pytest ≥ 9", () => {
+describe("a fix tested in subtests, under pytest ≥ 9", () => {
   it("is kept: the failed subtests fail their test", async () => {
     expect(report.candidates.map((c) => c.reason)).toEqual(["1 FAIL_TO_PASS, 1 PASS_TO_PASS"]);
     const instance = report.instances[0] as Instance;
