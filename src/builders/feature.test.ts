@@ -77,3 +77,32 @@ describe("what a change adds", () => {
     expect(describeApi(api)).toBe("coerce, minVersion, Range.intersects");
   });
 });
+
+describe("a JavaScript option, the keyword argument of an options object", () => {
+  const old = "module.exports = (v, options) => {\n  if (options.loose) return v\n  return v.trim()\n}\n";
+  const now =
+    "module.exports = (v, options) => {\n  if (options.loose) return v\n  if (this.options.includePrerelease) return v + '-0'\n  return v.trim()\n}\n";
+  const rows =
+    "+    ['1.2.3-pre', '1.2.3-pre', { includePrerelease: true }],\n+    ['1.2', '1.2.0', { loose: true }],\n";
+
+  it("is new when the changed files did not read it and the tests pass it as a key", async () => {
+    const api = await addedApi(["coerce.js"], async (_, side) => (side === "old" ? old : now));
+    expect(describeApi(api)).toBe("option includePrerelease");
+    expect(describeApi(usedByTests(api, rows))).toBe("option includePrerelease");
+    expect(usedByTests(api, "+    const includePrerelease = true\n")).toEqual([]);
+  });
+
+  it("is not new when the repository had it before (a fix that now also honours it)", async () => {
+    const known = async (name: string) => name === "includePrerelease";
+    expect(await addedApi(["coerce.js"], async (_, side) => (side === "old" ? old : now), known)).toEqual([]);
+  });
+
+  it("moved from one changed file to another is not new", async () => {
+    const files: Record<string, [string, string]> = {
+      "a.js": ["const f = (options) => options.rtl\n", "const f = () => 1\n"],
+      "b.js": ["const g = () => 2\n", "const g = (options) => options.rtl\n"],
+    };
+    const api = await addedApi(["a.js", "b.js"], async (path, side) => files[path]?.[side === "old" ? 0 : 1]);
+    expect(api).toEqual([]);
+  });
+});

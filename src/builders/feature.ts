@@ -15,7 +15,9 @@ export const KIND_CHOICES: readonly KindChoice[] = ["fix", "feature", "all"];
 /** One public name the change adds. */
 export type AddedApi =
   | { kind: "function" | "class" | "method"; name: string }
-  | { kind: "keyword"; name: string; of: string };
+  | { kind: "keyword"; name: string; of: string }
+  /** A JavaScript option: a key of the options object the code now reads (`options.includePrerelease`). */
+  | { kind: "option"; name: string };
 
 /** A public definition's qualified name (`Class.method`) → its parameter names. */
 type Api = Map<string, { kind: "function" | "class" | "method"; params: Set<string> }>;
@@ -69,6 +71,27 @@ function pythonApi(root: SyntaxNode): Api {
   return api;
 }
 
+/** An options object as JavaScript code names it: `options`, `opts`, `this.options`. */
+const OPTIONS_OBJECT = /^(?:this\.)?(?:options|opts)$/;
+
+/**
+ * The options a JavaScript file reads (`options.loose`, `this.options.includePrerelease`): a key new
+ * to them is JavaScript's keyword argument.
+ */
+function scriptOptions(root: SyntaxNode): Set<string> {
+  const out = new Set<string>();
+  for (const node of walk(root)) {
+    if (node.type !== "member_expression") continue;
+    const property = node.childForFieldName("property");
+    if (
+      property?.type === "property_identifier" &&
+      OPTIONS_OBJECT.test(node.childForFieldName("object")?.text ?? "")
+    )
+      out.add(property.text);
+  }
+  return out;
+}
+
 /** The public definitions of a JavaScript/TypeScript file: functions, classes and their methods, exports. */
 function scriptApi(root: SyntaxNode): Api {
   const api: Api = new Map();
@@ -97,29 +120,48 @@ function scriptApi(root: SyntaxNode): Api {
   return api;
 }
 
-async function apiOf(language: SyntaxLanguage, path: string, text: string | undefined): Promise<Api> {
-  if (text === undefined) return new Map();
+interface FileApi {
+  api: Api;
+  /** JavaScript only: the option keys the file reads. */
+  options: Set<string>;
+}
+
+async function apiOf(language: SyntaxLanguage, path: string, text: string | undefined): Promise<FileApi> {
+  const none = { api: new Map(), options: new Set<string>() };
+  if (text === undefined) return none;
   const found = await withParsed(language, path, text, (root) =>
-    language === "python" ? pythonApi(root) : scriptApi(root),
+    language === "python"
+      ? { api: pythonApi(root), options: new Set<string>() }
+      : { api: scriptApi(root), options: scriptOptions(root) },
   );
-  return found ?? new Map();
+  return found ?? none;
 }
 
 /**
  * The public names the change adds to its source files: definitions that were not there before (a
- * class's new methods are not listed again) and, for Python, keyword parameters new to a function
- * that was. `read(path, "old" | "new")` gives a file's text before and after the change.
+ * class's new methods are not listed again), for Python keyword parameters new to a function that
+ * was, and for JavaScript option keys the changed files did not read before — unless
+ * `knownBefore(name)` finds the name in the repository before the change (an existing option that a
+ * fix now also honours is no new API). `read(path, "old" | "new")` gives a file's text before and
+ * after the change.
  */
 export async function addedApi(
   sourceFiles: readonly string[],
   read: (path: string, side: "old" | "new") => Promise<string | undefined>,
+  knownBefore: (name: string) => Promise<boolean> = async () => false,
 ): Promise<AddedApi[]> {
   const added: AddedApi[] = [];
+  const optionsBefore = new Set<string>();
+  const optionsAfter = new Set<string>();
   for (const path of sourceFiles) {
     const language = languageOf(path);
     if (!language) continue;
-    const before = await apiOf(language, path, await read(path, "old"));
-    const after = await apiOf(language, path, await read(path, "new"));
+    const old = await apiOf(language, path, await read(path, "old"));
+    const now = await apiOf(language, path, await read(path, "new"));
+    for (const o of old.options) optionsBefore.add(o);
+    for (const o of now.options) optionsAfter.add(o);
+    const before = old.api;
+    const after = now.api;
     const newNames = [...after.keys()].filter((n) => !before.has(n));
     for (const name of newNames) {
       const owner = name.split(".").slice(0, -1).join(".");
@@ -129,18 +171,21 @@ export async function addedApi(
     }
     if (language !== "python") continue; // JavaScript arguments are positional: no keyword to name
     for (const [name, def] of after) {
-      const old = before.get(name);
-      if (!old) continue;
-      for (const p of def.params) if (!old.params.has(p)) added.push({ kind: "keyword", name: p, of: name });
+      const was = before.get(name);
+      if (!was) continue;
+      for (const p of def.params) if (!was.params.has(p)) added.push({ kind: "keyword", name: p, of: name });
     }
   }
+  // Across the changed files: an option read moved from one file to another is not new.
+  for (const name of optionsAfter)
+    if (!optionsBefore.has(name) && !(await knownBefore(name))) added.push({ kind: "option", name });
   return added;
 }
 
 /**
  * Of the added names, those the change's own tests use: a function, class or method by its name
- * (`mi.subfactorial(…)`, `from x import new`), a keyword as `name=` — in the lines the change added
- * to its test files.
+ * (`mi.subfactorial(…)`, `from x import new`), a keyword as `name=`, an option as a key
+ * (`{ includePrerelease: true }`) — in the lines the change added to its test files.
  */
 export function usedByTests(added: readonly AddedApi[], testDiff: string): AddedApi[] {
   const lines = testDiff
@@ -149,21 +194,34 @@ export function usedByTests(added: readonly AddedApi[], testDiff: string): Added
     .map((l) => l.slice(1))
     .join("\n");
   return added.filter((a) => {
-    const bare = a.kind === "keyword" ? a.name : (a.name.split(".").at(-1) ?? a.name);
+    const bare = a.kind === "keyword" || a.kind === "option" ? a.name : (a.name.split(".").at(-1) ?? a.name);
     const word = bare.replace(/[$]/g, "\\$");
     return new RegExp(
-      a.kind === "keyword" ? `[(,]\\s*${word}\\s*=[^=]` : `(?<![\\w$])${word}(?![\\w$])`,
+      a.kind === "keyword"
+        ? `[(,]\\s*${word}\\s*=[^=]`
+        : a.kind === "option"
+          ? `[{,]\\s*['"]?${word}['"]?\\s*:`
+          : `(?<![\\w$])${word}(?![\\w$])`,
     ).test(lines);
   });
 }
 
 /** `interleave_randomly`, `keyword step of windowed`: the added names for a reason line. */
 export function describeApi(api: readonly AddedApi[]): string {
-  return api.map((a) => (a.kind === "keyword" ? `keyword ${a.name} of ${a.of}` : a.name)).join(", ");
+  return api
+    .map((a) =>
+      a.kind === "keyword"
+        ? `keyword ${a.name} of ${a.of}`
+        : a.kind === "option"
+          ? `option ${a.name}`
+          : a.name,
+    )
+    .join(", ");
 }
 
 /** For a feature request: "a new function `f`", "a new keyword argument `step` of `windowed`". */
 export function requestApi(a: AddedApi): string {
   if (a.kind === "keyword") return `a new keyword argument \`${a.name}\` of \`${a.of}\``;
+  if (a.kind === "option") return `a new option \`${a.name}\``;
   return `a new ${a.kind} \`${a.name}\``;
 }

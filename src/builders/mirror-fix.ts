@@ -53,8 +53,16 @@ type Change = { kind: "fix" } | { kind: "feature"; api: AddedApi[] };
 
 /** Read from the change's own diff and files: no checkout, no environment, no test run. */
 async function classify(work: WorkRepo, fix: FixCommit): Promise<Change> {
-  const api = await addedApi(fix.sourceFiles, (path, side) =>
-    work.git(["show", `${side === "old" ? `${fix.sha}^` : fix.sha}:${path}`]).catch(() => undefined),
+  const api = await addedApi(
+    fix.sourceFiles,
+    (path, side) =>
+      work.git(["show", `${side === "old" ? `${fix.sha}^` : fix.sha}:${path}`]).catch(() => undefined),
+    // Anywhere in the parent's tree (code, tests, docs): an option the project had already.
+    (name) =>
+      work.git(["grep", "-q", "-w", "-F", "-e", name, `${fix.sha}^`, "--"]).then(
+        () => true,
+        () => false,
+      ),
   );
   if (api.length === 0) return { kind: "fix" };
   const used = usedByTests(api, await work.diff(`${fix.sha}^`, fix.sha, fix.testFiles));
