@@ -106,3 +106,11 @@ describe("a JavaScript option, the keyword argument of an options object", () =>
     expect(api).toEqual([]);
   });
 });
+
+it("a function in place of a name the module imported before is the same API (more-itertools' pairwise)", async () => {
+  const old = "from itertools import chain, pairwise\n\n__all__ = ['pairwise']\n";
+  const now =
+    "from itertools import chain, pairwise as itertools_pairwise\n\n__all__ = ['pairwise']\n\n\ndef pairwise(iterable):\n    return itertools_pairwise(iterable)\n\n\ndef triplewise(iterable):\n    pass\n";
+  const api = await addedApi(["recipes.py"], async (_, side) => (side === "old" ? old : now));
+  expect(describeApi(api)).toBe("triplewise");
+});

@@ -71,6 +71,25 @@ function pythonApi(root: SyntaxNode): Api {
   return api;
 }
 
+/**
+ * The names a Python module binds by importing them at its top (`from itertools import pairwise`):
+ * public already, so a later `def pairwise` in their place adds nothing new.
+ */
+function pythonImported(root: SyntaxNode): Set<string> {
+  const out = new Set<string>();
+  for (const node of root.namedChildren) {
+    if (node?.type !== "import_from_statement") continue;
+    for (const name of node.namedChildren.slice(1)) {
+      if (name?.type === "dotted_name") out.add(name.text.split(".").at(-1) ?? name.text);
+      else if (name?.type === "aliased_import") {
+        const alias = name.childForFieldName("alias")?.text;
+        if (alias) out.add(alias);
+      }
+    }
+  }
+  return out;
+}
+
 /** An options object as JavaScript code names it: `options`, `opts`, `this.options`. */
 const OPTIONS_OBJECT = /^(?:this\.)?(?:options|opts)$/;
 
@@ -124,15 +143,17 @@ interface FileApi {
   api: Api;
   /** JavaScript only: the option keys the file reads. */
   options: Set<string>;
+  /** Python only: the names its top-level imports bind. */
+  imported: Set<string>;
 }
 
 async function apiOf(language: SyntaxLanguage, path: string, text: string | undefined): Promise<FileApi> {
-  const none = { api: new Map(), options: new Set<string>() };
+  const none = { api: new Map(), options: new Set<string>(), imported: new Set<string>() };
   if (text === undefined) return none;
   const found = await withParsed(language, path, text, (root) =>
     language === "python"
-      ? { api: pythonApi(root), options: new Set<string>() }
-      : { api: scriptApi(root), options: scriptOptions(root) },
+      ? { api: pythonApi(root), options: new Set<string>(), imported: pythonImported(root) }
+      : { api: scriptApi(root), options: scriptOptions(root), imported: new Set<string>() },
   );
   return found ?? none;
 }
@@ -162,7 +183,9 @@ export async function addedApi(
     for (const o of now.options) optionsAfter.add(o);
     const before = old.api;
     const after = now.api;
-    const newNames = [...after.keys()].filter((n) => !before.has(n));
+    // A definition that takes the place of a name the module imported before (itertools' `pairwise`
+    // wrapped in a function of the same name) is the same API.
+    const newNames = [...after.keys()].filter((n) => !before.has(n) && !old.imported.has(n));
     for (const name of newNames) {
       const owner = name.split(".").slice(0, -1).join(".");
       if (owner && newNames.includes(owner)) continue; // the new class is named, not each method
