@@ -119,6 +119,11 @@ export function newEditorState(): EditorState {
 /** What every tool context carries, whatever the tool acts on. */
 export interface BaseToolContext {
   signal?: AbortSignal;
+  /**
+   * `Date.now()` at which the run's wall clock runs out: a command still running then is killed by
+   * its sandbox timeout (deadline.ts). The loop sets it for the length of a run; absent = no deadline.
+   */
+  deadline?: number;
   /** Checked at the moment of every call; absent = every call is allowed. */
   permission?: PermissionHook;
 }
