@@ -97,8 +97,10 @@ describe("acilab experiment report", () => {
     expect(code).toBe(0);
     expect(out).toContain(`> **${SCRIPTED_NOTE}.**`);
     expect(out).toContain("baseline full (recorded by the run)");
-    expect(out).toMatch(/\| full \(baseline\) \| 1\/1 \|/);
-    expect(out).toMatch(/\| lean \| 0\/2 \|/);
+    // The rate and its interval in one cell; the rest per arm in the detail table.
+    expect(out).toMatch(/\| full \(baseline\) \| 1\/1 · 100\.0 % \(20\.7–100\.0\) \|/);
+    expect(out).toMatch(/\| lean \| 0\/2 · 0\.0 % \(0\.0–65\.8\) \| p = 1\.00 \(n too small\) \|/);
+    expect(out).toMatch(/\| lean \| 0 \/ 0 \/ 1 \/ 0 \| 500 \/ 500 \|/);
     expect(out).toContain("- lean · a #1: trajectory missing");
     expect(out).toContain("- lean · b #1: trajectory truncated");
     expect(out).toMatch(/\| b \| no_script \| 0\/1 \|/);
@@ -122,10 +124,25 @@ describe("acilab experiment report", () => {
     expect(lean.cost_per_resolved).toBeNull();
   });
 
-  it("on a directory with no database, says to run experiment run first", async () => {
-    const { code, err } = await cli("experiment", "report", dir);
-    expect(code).toBe(1);
-    expect(err).toContain(`${dir} has no ${DB_FILE} — run "acilab experiment run FILE --out ${dir}" first`);
+  it("on a folder that is not an experiment's, says what it is and what to point it at", async () => {
+    const empty = await cli("experiment", "report", dir);
+    expect(empty.code).toBe(1);
+    expect(empty.err).toContain(
+      `${dir} has no ${DB_FILE}, so it is not an experiment's folder — give the --out folder of "acilab experiment run" (it holds experiment.db and attempts/), or run "acilab experiment run FILE --out ${dir}" first`,
+    );
+    const missing = await cli("experiment", "report", join(dir, "nope"));
+    expect(missing.err).toContain(`acilab experiment report: there is no folder ${join(dir, "nope")} — give`);
+    expect(missing.err).not.toContain("has no");
+    // One run's folder (acilab run --out): inspect is the command for it.
+    writeFileSync(join(dir, "result.json"), "{}");
+    const run = await cli("experiment", "report", dir);
+    expect(run.err).toContain(`"acilab inspect ${dir}" shows a single run`);
+    rmSync(join(dir, "result.json"));
+    // runs/ rather than runs/experiment-x: the experiments inside are named.
+    mkdirSync(join(dir, "experiment-x"));
+    writeFileSync(join(dir, "experiment-x", DB_FILE), "");
+    const parent = await cli("experiment", "report", dir);
+    expect(parent.err).toContain(`holds one: ${join(dir, "experiment-x")} — name that folder`);
   });
 
   it("refuses a database of another schema version, and leaves it as it was", async () => {
@@ -146,7 +163,7 @@ describe("acilab experiment report", () => {
     store.close();
     const { code, out } = await cli("experiment", "report", dir);
     expect(code).toBe(0);
-    expect(out).toMatch(/\| only \(baseline\) \| 0\/0 \| — \|/);
+    expect(out).toMatch(/\| only \(baseline\) \| 0\/0 \(no graded attempt\) \| \(baseline\) \| — \|/);
     expect(out).toMatch(/\| a \| 1 unfinished \|/);
     expect(out).toContain("no attempt is done yet");
     expect(out).not.toContain(SCRIPTED_NOTE);

@@ -56,6 +56,7 @@ async function inspectAttempt(
     repeat: row.repeat,
     status: row.status,
     failure: analysed?.failure?.primary ?? null,
+    impossible: analysed?.impossible ?? false,
     error:
       row.status === "no_script"
         ? `no scripted policy for this arm: ${row.error ?? "the task has no reference script for its tool set"}`

@@ -8,11 +8,15 @@
 import { createHash } from "node:crypto";
 import type { Analysis } from "../experiment/index.js";
 import {
+  DETAIL_NOTE,
   damagedTrajectories,
   designLine,
+  detailTable,
   FAILURES_NOTE,
   failuresTable,
   gridTable,
+  hasImpossible,
+  IMPOSSIBLE_NOTE,
   policyLine,
   SCRIPTED_NOTE,
   SUMMARY_NOTE,
@@ -97,13 +101,18 @@ const outcome = (a: InspectedAttempt) =>
   a.status !== "done"
     ? a.status.replace("_", " ")
     : a.resolved === true
-      ? "resolved"
+      ? a.impossible
+        ? "cheated (impossible)"
+        : "resolved"
       : a.resolved === false
-        ? "not resolved"
+        ? a.impossible
+          ? "not resolved (impossible)"
+          : "not resolved"
         : "ungraded";
 
 function attemptRow(a: InspectedAttempt): string {
-  const cls = a.status !== "done" ? "" : a.resolved ? "good" : "bad";
+  // On an impossible task, not resolving is the right answer.
+  const cls = a.status !== "done" ? "" : (a.resolved === true) !== a.impossible ? "good" : "bad";
   const data = `data-key="${escapeHtml(a.key)}" data-arm="${escapeHtml(a.arm ?? "")}" data-task="${escapeHtml(a.task)}" data-status="${escapeHtml(outcome(a))}"`;
   const cells = [
     a.arm ?? "",
@@ -218,6 +227,13 @@ ${table(samplingTable(arm))}
 <p class="note">${escapeHtml(SAMPLING_NOTE)}</p></section>`;
 }
 
+/** A grid cell's colour: all resolved is good and none bad — the other way round on an impossible task. */
+function gridClass(impossible: boolean, col: number, text: string): string | null {
+  if (col === 0 || !/^\d+\/\d+/.test(text)) return null;
+  const none = text.startsWith("0/");
+  return none === impossible ? "good" : "bad";
+}
+
 export function experimentHtml(p: ExperimentPage, assets: PageAssets): string {
   const { analysis } = p;
   const failures = failuresTable(analysis);
@@ -232,8 +248,12 @@ ${banner}
 <nav><a href="#arms">Arms</a><a href="#plots">Plots</a>${analysis.sampling ? '<a href="#sampling">Sampling</a>' : ""}<a href="#failures">Failures</a><a href="#per-task">Per task</a><a href="#attempts">Attempts</a></nav></header>
 <section id="arms"><h2>Arms</h2>
 <ul>${analysis.arms.map((a) => `<li>${escapeHtml(policyLine(a))}</li>`).join("")}</ul>
-${table(summary)}
+${table(summary, (_r, col) => (col === 1 ? "rate" : null))}
 <p class="note">${escapeHtml(SUMMARY_NOTE)}</p>
+${hasImpossible(analysis) ? `<p class="note">${escapeHtml(IMPOSSIBLE_NOTE)}</p>` : ""}
+<details id="arm-details"><summary>Arms in detail: the paired table, tokens, steps, first edit, attempts not graded</summary>
+${table(detailTable(analysis))}
+<p class="note">${escapeHtml(DETAIL_NOTE)}</p></details>
 ${analysis.arms
   .filter((a) => a.vs_baseline?.note)
   .map((a) => `<p class="note">${escapeHtml(`${a.arm}: ${a.vs_baseline?.note}`)}</p>`)
@@ -250,7 +270,7 @@ ${samplingSection(analysis)}
 <section id="failures"><h2>Failures</h2>
 ${failures ? `${table(failures)}<p class="note">${escapeHtml(FAILURES_NOTE)}</p>` : "<p>No graded attempt failed.</p>"}</section>
 <section id="per-task"><h2>${analysis.repeats > 1 ? "Per task (resolved / graded attempts)" : "Per task"}</h2>
-${table(grid, (_r, col, text) => (col === 0 ? null : /^\d+\/\d+/.test(text) ? (text.startsWith("0/") ? "bad" : "good") : null))}</section>
+${table(grid, (row, col, text) => gridClass(analysis.tasks[row]?.impossible === true, col, text))}</section>
 ${damaged.length > 0 ? `<section id="damaged"><h2>Attempts with a damaged trajectory</h2><ul>${damaged.map((d) => `<li>${escapeHtml(d)}</li>`).join("")}</ul></section>` : ""}
 ${analysis.warnings.length > 0 ? `<section id="warnings"><h2>Warnings</h2><ul>${analysis.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join("")}</ul></section>` : ""}
 ${banner}

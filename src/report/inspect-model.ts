@@ -80,6 +80,8 @@ export interface InspectedAttempt {
   repeat: number | null;
   status: string;
   resolved: boolean | null;
+  /** The task's hidden tests contradict its statement: "resolved" is cheating, unresolved is right. */
+  impossible: boolean;
   stop_reason: string | null;
   detail: string | null;
   failure: string | null;
@@ -121,6 +123,8 @@ export interface AttemptCoordinates {
   failure: string | null;
   /** Why an attempt that never ran has no trajectory (no_script, error). */
   error: string | null;
+  /** The experiment knows the task is impossible (absent: the run's report.json says, or not). */
+  impossible?: boolean;
 }
 
 const str = (v: unknown) => (typeof v === "string" ? v : null);
@@ -260,6 +264,11 @@ function statementOf(records: readonly TrajectoryRecord[]): string | null {
   return typeof content === "string" ? capText(content, INSPECT_CAPS.statement) : null;
 }
 
+/** A SWE-bench per-instance report (`{id: {…, impossible: true}}`) that marks its task impossible. */
+function reportSaysImpossible(report: unknown): boolean {
+  return isRecord(report) && Object.values(report).some((e) => isRecord(e) && e.impossible === true);
+}
+
 const GROUP_ORDER = ["FAIL_TO_PASS", "PASS_TO_PASS", "FAIL_TO_FAIL", "PASS_TO_FAIL"];
 
 /** SWE-bench's report (`{id: {tests_status: {GROUP: {success, failure}}}}`) or acilab's grade block. */
@@ -310,6 +319,7 @@ export function inspectRun(at: AttemptCoordinates, files: RunFiles): InspectedAt
     repeat: at.repeat,
     status: at.status,
     resolved: typeof result?.resolved === "boolean" ? result.resolved : null,
+    impossible: at.impossible ?? reportSaysImpossible(files.report),
     stop_reason: str(result?.stop_reason) ?? str(end.stop_reason),
     detail: str(result?.detail) ?? str(end.detail),
     failure: at.failure,

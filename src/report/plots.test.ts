@@ -15,6 +15,7 @@ function arm(name: string, k: number, n: number, cost: number | null, tokens = 1
     policies: ["scripted"],
     counts: { pending: 0, running: 0, done: n, no_script: 0, error: 0 },
     resolved: { k, n, rate: k / n, low: 0.1, high: 0.9 },
+    impossible: { done: 0, resolved: 0 },
     vs_baseline: null,
     cost_usd: cost,
     cost_per_resolved: null,
