@@ -204,7 +204,7 @@ describe("hooks in acilab agent", () => {
       },
     ]);
     // Nothing ran: the session's workspace has no "hooked" file to show.
-    expect((r.result?.acilab as { changed_files: string[] }).changed_files).toEqual([]);
+    expect(r.result?.acilab).toMatchObject({ changed_files: [] });
   });
 
   it("lets a Stop hook send the agent back once, with its reason", async () => {
