@@ -63,7 +63,7 @@ describe("samples: 8 of agentless on the recorded built-in tasks", () => {
     // …and choosing among eight submits a resolving one on every task.
     for (const chain of arm?.selectors ?? []) {
       expect(chain.error).toBeUndefined();
-      if (chain.error === undefined) expect(chain.bestOfK.at(-1)).toMatchObject({ k: 3, n: 3 });
+      if (chain.error === undefined) expect(chain.bestOfK.at(-1)).toMatchObject({ k: 3, resolved: 3, n: 3 });
     }
     expect(arm?.dollarsPerSelected.every((d) => d !== null && d > 0)).toBe(true);
   });
