@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type AttemptOutcome, AttemptStore, DB_FILE } from "../experiment/index.js";
 import { SCRIPTED_NOTE } from "../report/index.js";
+import { wilson } from "../stats/index.js";
 import { runCli } from "./testing.js";
 
 let dir: string;
@@ -181,10 +182,33 @@ describe("acilab experiment report", () => {
     expect(html).toMatch(/<td>truncated<\/td>/);
   });
 
+  it("writes each plot as SVG with its numbers as CSV (--plots DIR), and the arms table as LaTeX", async () => {
+    await fixture();
+    const plots = join(dir, "figures");
+    const r = await cli("experiment", "report", dir, "--format", "latex", "--plots", plots);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain("\\begin{tabular}");
+    expect(r.out).toContain("    full (baseline) & 1/1 & 100.0 (20.7--100.0) & --- & \\$0.0000 \\\\");
+    // The note about the files goes to stderr: stdout stays the table.
+    expect(r.err).toBe(`wrote 4 plot(s) to ${plots}: resolve-rate, tokens, cost, grid (.svg and .csv each)`);
+    for (const id of ["resolve-rate", "tokens", "cost", "grid"]) {
+      const svg = readFileSync(join(plots, `${id}.svg`), "utf8");
+      expect(svg.startsWith("<svg"), id).toBe(true);
+      const csv = readFileSync(join(plots, `${id}.csv`), "utf8").split("\r\n");
+      expect(csv.length, id).toBeGreaterThan(2);
+    }
+    // The numbers drawn: each arm's count with its Wilson interval, as the analysis computes it.
+    const [head, ...rows] = readFileSync(join(plots, "resolve-rate.csv"), "utf8").trimEnd().split("\r\n");
+    expect(head).toBe("arm,resolved,n,rate,low,high,baseline");
+    const lean = wilson(0, 2);
+    expect(rows).toEqual([`full,1,1,1,${wilson(1, 1).low},1,true`, `lean,0,2,0,0,${lean.high},false`]);
+    expect(readFileSync(join(plots, "grid.csv"), "utf8")).toContain("lean,b,graded,1,0\r\n");
+  });
+
   it("refuses an unknown --format and a --baseline that is not an arm", async () => {
     await fixture();
     expect((await cli("experiment", "report", dir, "--format", "xml")).err).toContain(
-      "--format must be md, json or html",
+      '--format must be one of md, json, html, latex, got "xml"',
     );
     expect((await cli("experiment", "report", dir, "--baseline", "nope")).err).toContain(
       '--baseline "nope" is not an arm',
