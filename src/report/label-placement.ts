@@ -97,11 +97,8 @@ export function placeLabels(
 ): PlacedLabel[] {
   const h = lineHeight(fontSize);
   const marks = points.map((p) => ({ x: p.px - MARK, y: p.py - MARK, w: 2 * MARK, h: 2 * MARK }));
-  const crowding = (p: LabelledPoint) =>
-    points.filter((q) => Math.hypot(q.px - p.px, q.py - p.py) < 60).length;
-  const order = points
-    .map((p, i) => i)
-    .sort((a, b) => crowding(points[b] as LabelledPoint) - crowding(points[a] as LabelledPoint) || a - b);
+  const crowding = points.map((p) => points.filter((q) => Math.hypot(q.px - p.px, q.py - p.py) < 60).length);
+  const order = points.map((_, i) => i).sort((a, b) => (crowding[b] ?? 0) - (crowding[a] ?? 0) || a - b);
   const placed: (PlacedLabel | undefined)[] = new Array(points.length);
   const taken: Box[] = [];
   for (const i of order) {
