@@ -178,8 +178,8 @@ describe("acilab experiment report", () => {
     expect(r.out).toContain(`wrote ${join(dir, "report.html")}`);
     const html = readFileSync(join(dir, "report.html"), "utf8");
     expect(html).toContain("Attempts with a damaged trajectory");
-    expect(html).toMatch(/<td>missing<\/td>/);
-    expect(html).toMatch(/<td>truncated<\/td>/);
+    expect(html).toMatch(/<td>wrong_fix, trajectory missing<\/td>/);
+    expect(html).toMatch(/<td>wrong_fix, trajectory truncated<\/td>/);
   });
 
   it("writes each plot as SVG with its numbers as CSV (--plots DIR), and the arms table as LaTeX", async () => {

@@ -110,22 +110,24 @@ const outcome = (a: InspectedAttempt) =>
           : "not resolved"
         : "ungraded";
 
+/**
+ * One attempt in the list: five narrow columns — arm, task and repeat, outcome, how it stopped and
+ * after how many steps, and what else to know (its failure class, a damaged trajectory).
+ */
 function attemptRow(a: InspectedAttempt): string {
   // On an impossible task, not resolving is the right answer.
   const cls = a.status !== "done" ? "" : (a.resolved === true) !== a.impossible ? "good" : "bad";
   const data = `data-key="${escapeHtml(a.key)}" data-arm="${escapeHtml(a.arm ?? "")}" data-task="${escapeHtml(a.task)}" data-status="${escapeHtml(outcome(a))}"`;
-  const cells = [
-    a.arm ?? "",
-    a.task,
-    a.repeat === null ? "" : String(a.repeat),
-    outcome(a),
-    a.stop_reason ?? "",
-    a.steps === null ? "" : String(a.steps),
-    a.failure ?? "",
-    a.trajectory === "ok" ? "" : a.trajectory,
+  const notes = [a.failure, a.trajectory === "ok" ? null : `trajectory ${a.trajectory}`].filter(Boolean);
+  const cells: [string, string | null][] = [
+    [a.arm ?? "", null],
+    [a.repeat === null ? a.task : `${a.task} #${a.repeat}`, null],
+    [outcome(a), cls || null],
+    [a.stop_reason === null ? "" : `${a.stop_reason}${a.steps === null ? "" : ` · ${a.steps}`}`, null],
+    [notes.join(", "), null],
   ];
   return `<tr tabindex="0" ${data}>${cells
-    .map((c, i) => `<td${i === 3 && cls ? ` class="${cls}"` : ""}>${escapeHtml(c)}</td>`)
+    .map(([c, k]) => `<td${k ? ` class="${k}"` : ""}>${escapeHtml(c)}</td>`)
     .join("")}</tr>`;
 }
 
@@ -152,7 +154,7 @@ function attemptsSection(attempts: readonly InspectedAttempt[]): string {
     "tasks",
     uniq((a) => a.task),
   )}${select("status", "outcomes", uniq(outcome))}</div>
-<div class="attempts"><div class="list"><table id="attempt-list"><thead><tr><th>arm</th><th>task</th><th>#</th><th>outcome</th><th>stop</th><th>steps</th><th>failure</th><th>trajectory</th></tr></thead><tbody>
+<div class="attempts"><div class="list"><table id="attempt-list"><thead><tr><th>arm</th><th>task</th><th>outcome</th><th>stop · steps</th><th>notes</th></tr></thead><tbody>
 ${attempts.map(attemptRow).join("\n")}
 </tbody></table></div>
 <div id="inspector" aria-live="polite"><p class="note">No attempt picked yet.</p></div></div></section>`;

@@ -15,6 +15,10 @@ export const INSPECT_CAPS = {
   thought: 4_000,
   statement: 6_000,
   patch: 60_000,
+  /** One step's diff. */
+  diff: 20_000,
+  /** Lines of a new file or a program shown as code (head and tail). */
+  codeLines: 400,
 };
 /** Turns one attempt shows (head and tail): with the caps above, about 10 MB at worst. */
 export const MAX_TURNS_SHOWN = 300;
@@ -28,10 +32,21 @@ export interface InspectedCall {
   error: string | null;
 }
 
+/**
+ * How an action reads best: an edit as the diff of its step, a new file (or a program) as code with
+ * line numbers, a command with its output; anything else as its arguments.
+ */
+export type ActionView =
+  | { kind: "diff"; diff: string }
+  | { kind: "code"; path: string; lines: string[]; cut: number }
+  | { kind: "command"; command: string; status: string | null; output: string }
+  | { kind: "args" };
+
 export interface InspectedAction {
   tool: string;
   /** The arguments as indented JSON (or the raw text the model sent when it was not JSON). */
   input: string;
+  view: ActionView;
   observation: string;
   error: string | null;
   duration_ms: number;
@@ -138,6 +153,69 @@ function inputText(input: unknown, parseError?: string): string {
   return capText(JSON.stringify(input, null, 2) ?? String(input), INSPECT_CAPS.input);
 }
 
+/** The trailer a command's observation ends with: its exit code, a timeout, a kill (tools/exec). */
+const STATUS_LINE =
+  /\n(\[(?:exit code -?\d+|timed out after[^\n]*|stopped at the run's wall-clock limit[^\n]*|killed by signal[^\n]*)\])$/;
+
+/** A command and its output, the status line split off so the page can set it apart. */
+function commandView(command: string, observation: string): ActionView {
+  const m = STATUS_LINE.exec(observation);
+  return {
+    kind: "command",
+    command: capText(command, INSPECT_CAPS.input),
+    status: m ? (m[1] as string) : null,
+    output: capText(m ? observation.slice(0, m.index) : observation, INSPECT_CAPS.observation),
+  };
+}
+
+function codeView(path: string, text: string): ActionView {
+  const { items, cut } = headAndTail(text.replace(/\n$/, "").split("\n"), INSPECT_CAPS.codeLines);
+  return { kind: "code", path, lines: items, cut };
+}
+
+/** str_replace from its arguments alone (a trajectory from before steps recorded their diff). */
+function replaceDiff(path: string, old: string, replacement: string): string {
+  const side = (sign: string, text: string) =>
+    text
+      .replace(/\n$/, "")
+      .split("\n")
+      .map((l) => `${sign}${l}`);
+  return [
+    `--- a/${path}`,
+    `+++ b/${path}`,
+    "@@ replaced @@",
+    ...side("-", old),
+    ...side("+", replacement),
+  ].join("\n");
+}
+
+/**
+ * What to show of one action. A call that failed shows its arguments (its edit never happened);
+ * a recorded step diff wins over what the arguments suggest.
+ */
+export function actionView(action: Record<string, unknown>): ActionView {
+  const call = asRecord(action.call);
+  const tool = str(call.name) ?? "";
+  const input = asRecord(call.input);
+  const path = str(input.path) ?? "";
+  if (tool === "shell" && typeof input.command === "string")
+    return commandView(input.command, asText(action.observation));
+  if (tool === "run_tests") {
+    const args = asList(input.args).map(asText);
+    return commandView(["run_tests", ...args].join(" "), asText(action.observation));
+  }
+  if (tool === "run_code" && typeof input.code === "string")
+    return codeView(`program (${str(input.language) ?? "code"})`, input.code);
+  if (str(action.error) !== null) return { kind: "args" };
+  if (tool === "create_file" && typeof input.content === "string") return codeView(path, input.content);
+  const recorded = str(action.diff);
+  if (recorded !== null) return { kind: "diff", diff: capText(recorded, INSPECT_CAPS.diff) };
+  if (tool === "str_replace" && typeof input.old === "string" && typeof input.new === "string")
+    return { kind: "diff", diff: capText(replaceDiff(path, input.old, input.new), INSPECT_CAPS.diff) };
+  if (tool === "write_file" && typeof input.content === "string") return codeView(path, input.content);
+  return { kind: "args" };
+}
+
 /** Head and tail of a long list, and how many were cut from its middle. */
 function headAndTail<T>(items: readonly T[], max: number): { items: T[]; cut: number } {
   if (items.length <= max) return { items: [...items], cut: 0 };
@@ -201,6 +279,7 @@ function turnOf(t: TurnRecord, files: Pick<RunFiles, "frames" | "framesLeftOut">
       return {
         tool: str(call.name) ?? "?",
         input: inputText(call.input, str(call.parseError) ?? undefined),
+        view: actionView(a),
         observation: capText(asText(a.observation), INSPECT_CAPS.observation),
         error: str(a.error),
         duration_ms: asNumber(a.duration_ms),
