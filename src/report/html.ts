@@ -253,7 +253,7 @@ ${banner}
 ${table(summary, (_r, col) => (col === 1 ? "rate" : null))}
 <p class="note">${escapeHtml(SUMMARY_NOTE)}</p>
 ${hasImpossible(analysis) ? `<p class="note">${escapeHtml(IMPOSSIBLE_NOTE)}</p>` : ""}
-<details id="arm-details"><summary>Arms in detail: the paired table, tokens, steps, first edit, attempts not graded</summary>
+<details id="arm-details" class="arm-details"><summary>Arms in detail: the paired table, tokens, steps, first edit, attempts not graded</summary>
 ${table(detailTable(analysis))}
 <p class="note">${escapeHtml(DETAIL_NOTE)}</p></details>
 ${analysis.arms

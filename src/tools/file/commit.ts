@@ -2,8 +2,8 @@ import { writeTextInside } from "../../workspace/index.js";
 import type { EditGuard, LintIssue } from "../lint/index.js";
 import type { EditorState, ToolContext, ToolResult } from "../types.js";
 import { failure, plural } from "./results.js";
-import { type ChangedSpan, changedSpan, cutLongLine, numbered, numberedRange, splitLines } from "./text.js";
 import { stepDiff } from "./step-diff.js";
+import { type ChangedSpan, changedSpan, cutLongLine, numbered, numberedRange, splitLines } from "./text.js";
 import { ensureParentDirs } from "./workspace-io.js";
 
 /** Context around an edited region: enough to check indentation and how the new text joins the old. */
