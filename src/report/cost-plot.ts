@@ -56,7 +56,7 @@ export function costPlot(analysis: Analysis): Plot {
     type: "quantitative" as const,
     title: free ? "tokens per graded attempt (mean, in + out)" : "$ per graded attempt",
     scale: { domain: [0, xMax], nice: false },
-    ...(free ? {} : { axis: { format: "$.3f" } }),
+    axis: { tickCount: 5, ...(free ? {} : { format: "$.3f" }) },
   };
   const y = {
     field: "rate",

@@ -118,7 +118,9 @@ function attemptRow(a: InspectedAttempt): string {
   // On an impossible task, not resolving is the right answer.
   const cls = a.status !== "done" ? "" : (a.resolved === true) !== a.impossible ? "good" : "bad";
   const data = `data-key="${escapeHtml(a.key)}" data-arm="${escapeHtml(a.arm ?? "")}" data-task="${escapeHtml(a.task)}" data-status="${escapeHtml(outcome(a))}"`;
-  const notes = [a.failure, a.trajectory === "ok" ? null : `trajectory ${a.trajectory}`].filter(Boolean);
+  // An attempt that never ran has no trajectory to speak of: its outcome already says why.
+  const damaged = a.status === "done" && a.trajectory !== "ok";
+  const notes = [a.failure, damaged ? `trajectory ${a.trajectory}` : null].filter(Boolean);
   const cells: [string, string | null][] = [
     [a.arm ?? "", null],
     [a.repeat === null ? a.task : `${a.task} #${a.repeat}`, null],

@@ -25,7 +25,16 @@ export const CONFIG: Config = {
   font: FONT,
   view: { stroke: null },
   // labelLimit 0: a name is never cut short ("full-shell" must not read "full-sh…").
-  axis: { labelFontSize: 11, titleFontSize: 12, grid: true, gridColor: "#eee", labelLimit: 0 },
+  // labelOverlap: a tick label that would touch its neighbour is left out rather than drawn over it.
+  axis: {
+    labelFontSize: 11,
+    titleFontSize: 12,
+    grid: true,
+    gridColor: "#eee",
+    labelLimit: 0,
+    labelOverlap: "greedy",
+    labelSeparation: 4,
+  },
   legend: { labelFontSize: 11, titleFontSize: 11, labelLimit: 0 },
 };
 

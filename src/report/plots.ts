@@ -51,7 +51,7 @@ export function resolveRatePlot(analysis: Analysis): Plot {
     field: "rate",
     type: "quantitative" as const,
     scale: { domain: [0, 1] },
-    axis: { format: "%" },
+    axis: { format: "%", values: [0, 0.25, 0.5, 0.75, 1] },
     title: "resolved (95 % Wilson interval)",
   };
   const color = {
