@@ -205,6 +205,22 @@ describe("acilab experiment report", () => {
     expect(readFileSync(join(plots, "grid.csv"), "utf8")).toContain("lean,b,graded,1,0\r\n");
   });
 
+  it("says why --plots cannot write where it was pointed, and inspect on an experiment's folder what to run", async () => {
+    await fixture();
+    const file = join(dir, "a-file");
+    writeFileSync(file, "");
+    const r = await cli("experiment", "report", dir, "--plots", join(file, "plots"));
+    expect([r.code, r.err]).toEqual([
+      1,
+      `acilab experiment report: --plots ${join(file, "plots")}: cannot write the plots there (a part of that path is a file, not a folder) — give a folder you can write to`,
+    ]);
+    const inspect = await cli("inspect", dir);
+    expect(inspect.code).toBe(1);
+    expect(inspect.err).toContain(
+      `${dir} is an experiment's folder, not one run's — "acilab experiment report ${dir} --format html" puts every attempt in the inspector`,
+    );
+  });
+
   it("refuses an unknown --format and a --baseline that is not an arm", async () => {
     await fixture();
     expect((await cli("experiment", "report", dir, "--format", "xml")).err).toContain(

@@ -9,6 +9,7 @@ import {
   experimentPlots,
   experimentReportHtml,
   finiteOrNull,
+  PlotsNotWritten,
   reportLatex,
   reportMarkdown,
   writePlotFiles,
@@ -55,7 +56,7 @@ export async function experimentReportCommand(argv: string[], out: Out, err: Out
       plotsNote = `wrote ${written.length} plot(s) to ${values.plots}: ${written.map((w) => w.id).join(", ")} (.svg and .csv each)`;
     }
   } catch (e) {
-    if (!(e instanceof StoreRefused)) throw e;
+    if (!(e instanceof StoreRefused) && !(e instanceof PlotsNotWritten)) throw e;
     err(`acilab experiment report: ${e.message}`);
     return 1;
   }

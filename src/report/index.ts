@@ -9,6 +9,6 @@ export { escapeHtml, finiteOrNull, scriptJson } from "./html.js";
 export { type InspectedAttempt, inspectRun, type RunFiles } from "./inspect-model.js";
 export { latexText, reportLatex } from "./latex.js";
 export { reportMarkdown } from "./markdown.js";
-export { plotCsv, type WrittenPlot, writePlotFiles } from "./plot-files.js";
+export { PlotsNotWritten, plotCsv, type WrittenPlot, writePlotFiles } from "./plot-files.js";
 export { experimentPlots, type Plot, type PlotRow, renderSvg } from "./plots.js";
 export { type Curve, samplingPlot } from "./sampling-plot.js";

@@ -22,6 +22,9 @@ export function plotCsv(rows: readonly PlotRow[]): string {
   return `${lines.map((l) => l.join(",")).join("\r\n")}\r\n`;
 }
 
+/** The plots' folder could not be made or written: the message says which path and why. */
+export class PlotsNotWritten extends Error {}
+
 export interface WrittenPlot {
   id: string;
   svg: string;
@@ -30,14 +33,25 @@ export interface WrittenPlot {
 
 /** Writes `<id>.svg` and `<id>.csv` per plot into `dir` (made if missing); returns the paths written. */
 export async function writePlotFiles(plots: readonly Plot[], dir: string): Promise<WrittenPlot[]> {
-  mkdirSync(dir, { recursive: true });
-  const written: WrittenPlot[] = [];
-  for (const plot of plots) {
-    const svg = join(dir, `${plot.id}.svg`);
-    const csv = join(dir, `${plot.id}.csv`);
-    writeFileSync(svg, await renderSvg(plot.spec));
-    writeFileSync(csv, plotCsv(plot.rows));
-    written.push({ id: plot.id, svg, csv });
+  const files = plots.map((p) => ({ plot: p, svg: join(dir, `${p.id}.svg`), csv: join(dir, `${p.id}.csv`) }));
+  const drawn = await Promise.all(files.map((f) => renderSvg(f.plot.spec)));
+  try {
+    mkdirSync(dir, { recursive: true });
+    files.forEach((f, i) => {
+      writeFileSync(f.svg, drawn[i] as string);
+      writeFileSync(f.csv, plotCsv(f.plot.rows));
+    });
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    const why =
+      err.code === "ENOTDIR" || err.code === "EEXIST"
+        ? "a part of that path is a file, not a folder"
+        : err.code === "EACCES" || err.code === "EPERM" || err.code === "EROFS"
+          ? "this user may not write there"
+          : (err.code ?? err.message);
+    throw new PlotsNotWritten(
+      `--plots ${dir}: cannot write the plots there (${why}) — give a folder you can write to`,
+    );
   }
-  return written;
+  return files.map((f) => ({ id: f.plot.id, svg: f.svg, csv: f.csv }));
 }
