@@ -73,7 +73,8 @@ export function samplingPlot(
     id,
     title,
     caption,
-    rows: values.map(({ style: _, ...row }) => row),
+    // The CSV names the candidates column as the axis does (k for an experiment's samples).
+    rows: values.map(({ curve, n, rate, low, high }) => ({ curve, [axisName]: n, rate, low, high })),
     spec: {
       $schema: SCHEMA,
       width: WIDTH,
