@@ -76,11 +76,11 @@ own problem statement) are counted apart: "resolving" one is cheating by constru
 /** `acilab suite`: parse, then run the suite as a one-arm experiment and print the graded table. */
 export async function suiteCommand(argv: string[], out: Out, deps: SuiteDeps): Promise<number> {
   const { values, positionals } = parseOptions("suite", argv, SUITE_OPTIONS);
-  noPositionals(positionals, "suite", (w) => `to run some tasks only: acilab suite --tasks ${w}`);
   if (values.help) {
     out(SUITE_HELP);
     return 0;
   }
+  noPositionals(positionals, "suite", (w) => `to run some tasks only: acilab suite --tasks ${w}`);
   const ids = values.tasks
     ? values.tasks
         .split(",")
