@@ -78,6 +78,12 @@ describe("claudeCall", () => {
       path: "src",
     });
     expect(claudeCall("shell", { command: "ls" }).tool_input).toEqual({ command: "ls" });
+    // A program runs as Bash does: a hook reading tool_input.command sees what will run.
+    expect(claudeCall("run_code", { language: "python", code: "print(1)" })).toEqual({
+      tool_name: "Bash",
+      acilab_tool_name: "run_code",
+      tool_input: { language: "python", code: "print(1)", command: "print(1)" },
+    });
   });
 });
 

@@ -67,7 +67,8 @@ export interface ClaudeCall {
  * An acilab call in Claude Code's terms, so a hook written for Claude Code (`.tool_name == "Bash"`,
  * `.tool_input.file_path`) reads it unchanged. acilab's own fields stay in `tool_input` too: a file
  * tool's `path` gains `file_path` (absolute, against `cwd`), str_replace's `old`/`new` gain
- * `old_string`/`new_string`. Shell commands are `command` in both.
+ * `old_string`/`new_string`, run_code's program is also its `command`. Shell commands are `command`
+ * in both.
  */
 export function claudeCall(tool: string, input: unknown, cwd?: string): ClaudeCall {
   const name = claudeAlias(tool) ?? tool;
@@ -81,5 +82,8 @@ export function claudeCall(tool: string, input: unknown, cwd?: string): ClaudeCa
     if (typeof i.old === "string") added.old_string = i.old;
     if (typeof i.new === "string") added.new_string = i.new;
   }
+  // A code action is Bash to Claude Code's hooks: what will run is its program, so a hook that reads
+  // `tool_input.command` to refuse `rm -rf` reads the program too.
+  if (tool === "run_code" && typeof i.code === "string" && i.command === undefined) added.command = i.code;
   return { tool_name: name, acilab_tool_name: tool, tool_input: { ...i, ...added } };
 }
