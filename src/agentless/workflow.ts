@@ -13,10 +13,11 @@ import { isTestPath } from "../swebench/index.js";
 import { checkoutTask, type Task, taskInstance, taskRepository } from "../tasks/index.js";
 import type { TrajectorySink } from "../trajectory/index.js";
 import { git, readTextInside, writeTextInside } from "../workspace/index.js";
-import { localise, stageRecord } from "./localise.js";
+import { localise } from "./localise.js";
 import { StageModel, WorkflowStop } from "./model.js";
 import { repair } from "./repair.js";
 import { reproductionPath } from "./segments.js";
+import { stageRecord } from "./stage.js";
 import { reproduce, validateAndVote } from "./validate.js";
 
 /** A stage answers with a list, a few edits or one test file: 4096 tokens is room for all three. */
