@@ -7,19 +7,22 @@
  */
 import type { TrajectoryRecord, TurnRecord } from "../trajectory/index.js";
 import { capText } from "../trajectory/index.js";
+import { type ActionView, actionView } from "./action-view.js";
+import {
+  asList,
+  asNumber,
+  asRecord,
+  asText,
+  headAndTail,
+  INSPECT_CAPS,
+  isRecord,
+  numOrNull,
+  str,
+} from "./fields.js";
 
-/** Characters kept of one observation, one argument list, one thought, the task statement, a patch. */
-export const INSPECT_CAPS = {
-  observation: 8_000,
-  input: 4_000,
-  thought: 4_000,
-  statement: 6_000,
-  patch: 60_000,
-  /** One step's diff. */
-  diff: 20_000,
-  /** Lines of a new file or a program shown as code (head and tail). */
-  codeLines: 400,
-};
+export { type ActionView, actionView } from "./action-view.js";
+export { INSPECT_CAPS } from "./fields.js";
+
 /** Turns one attempt shows (head and tail): with the caps above, about 10 MB at worst. */
 export const MAX_TURNS_SHOWN = 300;
 /** A code action's nested calls shown (head and tail): a program may make 1,000. */
@@ -31,16 +34,6 @@ export interface InspectedCall {
   output: string;
   error: string | null;
 }
-
-/**
- * How an action reads best: an edit as the diff of its step, a new file (or a program) as code with
- * line numbers, a command with its output; anything else as its arguments.
- */
-export type ActionView =
-  | { kind: "diff"; diff: string }
-  | { kind: "code"; path: string; lines: string[]; cut: number }
-  | { kind: "command"; command: string; status: string | null; output: string }
-  | { kind: "args" };
 
 export interface InspectedAction {
   tool: string;
@@ -142,88 +135,10 @@ export interface AttemptCoordinates {
   impossible?: boolean;
 }
 
-const str = (v: unknown) => (typeof v === "string" ? v : null);
-const numOrNull = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
 function inputText(input: unknown, parseError?: string): string {
   if (input === undefined) return "(no arguments recorded)";
   if (typeof input === "string" && parseError) return capText(input, INSPECT_CAPS.input);
   return capText(JSON.stringify(input, null, 2) ?? String(input), INSPECT_CAPS.input);
-}
-
-/** The trailer a command's observation ends with: its exit code, a timeout, a kill (tools/exec). */
-const STATUS_LINE =
-  /\n(\[(?:exit code -?\d+|timed out after[^\n]*|stopped at the run's wall-clock limit[^\n]*|killed by signal[^\n]*)\])$/;
-
-/** A command and its output, the status line split off so the page can set it apart. */
-function commandView(command: string, observation: string): ActionView {
-  const m = STATUS_LINE.exec(observation);
-  return {
-    kind: "command",
-    command: capText(command, INSPECT_CAPS.input),
-    status: m ? (m[1] as string) : null,
-    output: capText(m ? observation.slice(0, m.index) : observation, INSPECT_CAPS.observation),
-  };
-}
-
-function codeView(path: string, text: string): ActionView {
-  const { items, cut } = headAndTail(text.replace(/\n$/, "").split("\n"), INSPECT_CAPS.codeLines);
-  return { kind: "code", path, lines: items, cut };
-}
-
-/** str_replace from its arguments alone (a trajectory from before steps recorded their diff). */
-function replaceDiff(path: string, old: string, replacement: string): string {
-  const side = (sign: string, text: string) =>
-    text
-      .replace(/\n$/, "")
-      .split("\n")
-      .map((l) => `${sign}${l}`);
-  return [
-    `--- a/${path}`,
-    `+++ b/${path}`,
-    "@@ replaced @@",
-    ...side("-", old),
-    ...side("+", replacement),
-  ].join("\n");
-}
-
-/**
- * What to show of one action. A call that failed shows its arguments (its edit never happened);
- * a recorded step diff wins over what the arguments suggest.
- */
-export function actionView(action: Record<string, unknown>): ActionView {
-  const call = asRecord(action.call);
-  const tool = str(call.name) ?? "";
-  const input = asRecord(call.input);
-  const path = str(input.path) ?? "";
-  if (tool === "shell" && typeof input.command === "string")
-    return commandView(input.command, asText(action.observation));
-  if (tool === "run_tests") {
-    const args = asList(input.args).map(asText);
-    return commandView(["run_tests", ...args].join(" "), asText(action.observation));
-  }
-  if (tool === "run_code" && typeof input.code === "string")
-    return codeView(`program (${str(input.language) ?? "code"})`, input.code);
-  if (str(action.error) !== null) return { kind: "args" };
-  if (tool === "create_file" && typeof input.content === "string") return codeView(path, input.content);
-  const recorded = str(action.diff);
-  if (recorded !== null) return { kind: "diff", diff: capText(recorded, INSPECT_CAPS.diff) };
-  if (tool === "str_replace" && typeof input.old === "string" && typeof input.new === "string")
-    return { kind: "diff", diff: capText(replaceDiff(path, input.old, input.new), INSPECT_CAPS.diff) };
-  if (tool === "write_file" && typeof input.content === "string") return codeView(path, input.content);
-  return { kind: "args" };
-}
-
-/** Head and tail of a long list, and how many were cut from its middle. */
-function headAndTail<T>(items: readonly T[], max: number): { items: T[]; cut: number } {
-  if (items.length <= max) return { items: [...items], cut: 0 };
-  const head = Math.ceil(max / 2);
-  return {
-    items: [...items.slice(0, head), ...items.slice(items.length - (max - head))],
-    cut: items.length - max,
-  };
 }
 
 /** Every input token: billed at full price, read from the cache, written to it. */
@@ -238,13 +153,6 @@ function describeScreenAction(a: unknown): string | null {
     .join(" ");
   return `${String(kind ?? type ?? "action")}${args ? ` ${args}` : ""}`;
 }
-
-/** A field as text whatever it holds: records are read back from files nothing validated. */
-const asText = (v: unknown) =>
-  typeof v === "string" ? v : v === null || v === undefined ? "" : JSON.stringify(v);
-const asNumber = (v: unknown, fallback = 0) => numOrNull(v) ?? fallback;
-const asList = (v: unknown) => (Array.isArray(v) ? v : []);
-const asRecord = (v: unknown) => (isRecord(v) ? v : {});
 
 /** A code action's nested calls, head and tail when there are many. */
 function callsOf(value: unknown): { calls: InspectedCall[]; calls_cut: number } {
