@@ -150,7 +150,13 @@ export function tokensPlot(analysis: Analysis, rows: readonly AttemptRow[]): Plo
       mark: { type: "boxplot", extent: "min-max", size: 14 },
       encoding: {
         y: { field: "arm", type: "nominal", sort: armOrder(analysis), title: null },
-        x: { field: "tokens", type: "quantitative", title: "tokens (in + out)", scale: { zero: true } },
+        x: {
+          field: "tokens",
+          type: "quantitative",
+          title: "tokens (in + out)",
+          scale: { zero: true },
+          axis: { tickCount: 5 },
+        },
       },
     },
   };
