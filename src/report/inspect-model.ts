@@ -40,6 +40,7 @@ export interface InspectedAction {
   /** The arguments as indented JSON (or the raw text the model sent when it was not JSON). */
   input: string;
   view: ActionView;
+  /** What the model read; empty for a command, whose view carries its output. */
   observation: string;
   error: string | null;
   duration_ms: number;
@@ -184,11 +185,13 @@ function turnOf(t: TurnRecord, files: Pick<RunFiles, "frames" | "framesLeftOut">
     actions: asList(raw.actions).map((value) => {
       const a = asRecord(value);
       const call = asRecord(a.call);
+      const view = actionView(a);
       return {
         tool: str(call.name) ?? "?",
         input: inputText(call.input, str(call.parseError) ?? undefined),
-        view: actionView(a),
-        observation: capText(asText(a.observation), INSPECT_CAPS.observation),
+        view,
+        // A command's view holds its output already: the page carries it once.
+        observation: view.kind === "command" ? "" : capText(asText(a.observation), INSPECT_CAPS.observation),
         error: str(a.error),
         duration_ms: asNumber(a.duration_ms),
         files_changed: asList(a.files_changed).map(asText),
