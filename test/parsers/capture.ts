@@ -131,6 +131,7 @@ export const CAPTURES: Capture[] = [
     name: "pytest-subtests",
     parser: "pytest",
     project: PYTEST_SUBTESTS,
+    need: "pytest9",
     missing: () => (pythonWithPytest9() ? null : "no python3 with pytest 9 or later on this machine"),
     argv: () => [pythonWithPytest9() ?? "python3", ...PYTEST_ARGS, "-rA"],
   },
