@@ -36,6 +36,12 @@ export const INSTALL_TIMEOUT_MS = 900_000;
 /** What each build line's log keeps. */
 const LOG_LIMIT = 400_000;
 
+/** Lines of a failed build's output that never say why: npm's pointer to its log, its error fields. */
+const BOILERPLATE =
+  /A complete log of this run|^npm (error|ERR!) (code|command|path|cwd|errno|syscall)\b|^npm (error|ERR!)\s*$/;
+/** Lines that do: git's `fatal:`, pip's `No matching distribution`, a host or file not found. */
+const STRONG_REASON = /\b(fatal|No matching|not found|denied|could not|unable|cannot)\b/i;
+
 /** A build that failed: which line, its output's end, and the log with all of it. */
 export class EnvBuildError extends Error {
   constructor(
@@ -57,10 +63,12 @@ export class EnvBuildError extends Error {
     const output = rest.filter(
       (l) => !l.startsWith("The whole log:") && !l.startsWith("(remembered") && l.trim() !== "",
     );
+    // npm ends every failure with where its own log is, and names the command before the reason.
+    const said = output.filter((l) => !BOILERPLATE.test(l));
     const why =
-      output.findLast((l) =>
-        /\b(fatal|error|ERR!|No matching|not found|denied|could not|unable)\b/i.test(l),
-      ) ?? output.at(-1);
+      said.findLast((l) => STRONG_REASON.test(l)) ??
+      said.findLast((l) => /\b(error|ERR!)\b/i.test(l)) ??
+      said.at(-1);
     return `${head}${why ? ` — ${why.trim().slice(0, 200)}` : ""} (log: ${this.log})`;
   }
 }
