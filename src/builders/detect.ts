@@ -114,6 +114,11 @@ export function detectTestSetup(
       how: `node --test (tap reporter${typescript ? ", tsx loader" : ""}): ${nodeTests.length} test file(s)`,
     };
   }
+  if (paths.globs.length > 0)
+    throw new NoTestCommandError(
+      `no test command found in ${repoDir}: --test-files ${paths.globs.join(", ")} matches no Python, JavaScript or TypeScript file at this commit — ` +
+        "check the globs against `git ls-files` (they are matched from the repository's root), or leave them out to use the conventions",
+    );
   throw new NoTestCommandError(
     `no test command found in ${repoDir}: no Python test modules (test_*.py, *_test.py, a root test.py) and no package.json ` +
       'with *.test.ts/*.test.js files — name the test files with --test-files GLOB, or pass --test-command "…" (test files are appended as arguments) and --log-parser pytest|node-tap',
