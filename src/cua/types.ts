@@ -139,7 +139,9 @@ export type PageHazardKind =
   | "load_timeout"
   | "page_crashed"
   | "page_unresponsive"
-  | "download_too_large";
+  | "download_too_large"
+  | "console_flood"
+  | "navigation_flood";
 
 export interface PageHazard {
   kind: PageHazardKind;

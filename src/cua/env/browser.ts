@@ -137,9 +137,14 @@ export class BrowserEnvironment implements Environment {
     }
     // A popup or target=_blank becomes the page the user sees, as it would on a real screen (the
     // guard closes those past its cap). Settled once the new page has loaded and captures read it.
-    this.guard.watch(this.context, (p) => {
-      this.activity.opened(Promise.all([p.waitForLoadState("load"), this.follow(p)]));
-    });
+    const launched = this.launched;
+    this.guard.watch(
+      this.context,
+      (p) => {
+        this.activity.opened(Promise.all([p.waitForLoadState("load"), this.follow(p)]));
+      },
+      () => launched.deathCause(),
+    );
     this.activity.watch(this.context);
     const page = this.context.pages()[0] ?? (await this.context.newPage());
     await this.follow(page);
@@ -282,6 +287,7 @@ export class BrowserEnvironment implements Environment {
     this.activity.clear();
     // Downloads in progress finish first, so the episode's folder holds whole files.
     await this.guard.settle();
+    this.guard.expectClose();
     // The browser, then its proxy and box: the profile in the box's /tmp goes with the box.
     if (launched) await launched.close();
     removeProfile(this.profile);

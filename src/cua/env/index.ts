@@ -55,15 +55,13 @@ export interface InspectableEnvironment extends Environment {
   readonly downloads?: readonly DownloadRecord[] | undefined;
 }
 
-/** One environment of the kind a task asks for; `guard`: the browser's caps and downloads folder. */
+/** One environment of the kind a task asks for; `guard`: the page's caps and downloads folder. */
 export function createEnvironment(
   kind: Environment["kind"],
   screen?: Size,
   guard?: PageGuardOptions,
 ): InspectableEnvironment {
-  const options = screen ? { screen } : {};
-  return kind === "browser"
-    ? new BrowserEnvironment({ ...options, ...(guard ? { guard } : {}) })
-    : new X11Environment(options);
+  const options = { ...(screen ? { screen } : {}), ...(guard ? { guard } : {}) };
+  return kind === "browser" ? new BrowserEnvironment(options) : new X11Environment(options);
 }
 export { recheckElement } from "./recheck.js";

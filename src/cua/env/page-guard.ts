@@ -3,7 +3,10 @@
  * dismissed and counted (a loop of them ends the episode), popups past a few open pages are closed
  * and counted (a flood ends it), a navigation that never loads ends it, a renderer crash (out of
  * memory under the heap cap, or killed) ends it, a page whose scripts never yield (the renderer
- * answers nothing) ends it, and downloads are saved into the episode's folder only, up to a size. Each ending is a PageHazardError: stop reason `page_misbehaved`, with the kind in its detail.
+ * answers nothing) ends it, a flood of console messages or of navigations (pushState/replaceState)
+ * ends it, the browser itself dying under the page (its box's memory limit) ends it, and downloads
+ * are saved into the episode's folder only, up to a size. Each ending is a PageHazardError: stop
+ * reason `page_misbehaved`, with the kind in its detail.
  */
 import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -38,6 +41,20 @@ export const MAX_DOWNLOAD_BYTES = 256 * 1024 ** 2;
 const DOWNLOAD_POLL_MS = 200;
 /** A renderer's JavaScript heap cap (MiB): a page allocating without end crashes its renderer, not the host. */
 export const RENDERER_HEAP_MB = 1024;
+/**
+ * Console messages within one second that make a flood. Every message crosses the DevTools pipe, and
+ * Chromium queues what the harness has not read yet in the browser process: measured here, a page
+ * logging 10 kB strings in a loop grew the browser to its box's 2 GiB limit in 10 s, and the memory
+ * limit killed the whole browser. A chatty app logs tens a second.
+ */
+export const CONSOLE_FLOOD_PER_S = 1000;
+/**
+ * Main-frame navigations (pushState and replaceState included) within NAVIGATION_FLOOD_WINDOW_MS that
+ * make a flood: Chromium's own flood limit (200 in 10 s, after which it ignores the calls and says
+ * "Throttling navigation to prevent the browser from hanging"). No app changes its URL that often.
+ */
+export const NAVIGATION_FLOOD_AT = 200;
+export const NAVIGATION_FLOOD_WINDOW_MS = 10_000;
 
 export interface PageGuardOptions {
   dialogLoopAt?: number;
@@ -82,6 +99,8 @@ export class PageGuard {
   private inFlight = new Set<Download>();
   private savedBytes = 0;
   private sizeTimer: NodeJS.Timeout | undefined;
+  /** Set while the harness itself closes the browser: the context's close is then no hazard. */
+  private closing = false;
 
   constructor(options: PageGuardOptions = {}) {
     this.o = {
@@ -121,8 +140,10 @@ export class PageGuard {
    * or does not answer within the answer timeout (its scripts loop without end).
    */
   async race<T>(work: Promise<T>, what = "the page"): Promise<T> {
+    // Abandoned when the hazard wins (or has already won: then it is never awaited at all); its
+    // rejection is expected then, and must not surface as an unhandled rejection.
+    work.catch(() => undefined);
     this.check();
-    work.catch(() => undefined); // abandoned when the hazard wins; its rejection is expected then
     const ms = this.o.answerTimeoutMs;
     const timer = setTimeout(
       () =>
@@ -145,7 +166,18 @@ export class PageGuard {
    * Watch a context: every page's dialogs, crashes, downloads and loads; a new page beyond the open
    * cap is closed as it opens, and the others are handed to `accepted` (the page the user now sees).
    */
-  watch(context: BrowserContext, accepted: (page: Page) => void): void {
+  watch(context: BrowserContext, accepted: (page: Page) => void, gone?: () => string): void {
+    this.closing = false;
+    // The browser going away while nobody closed it: the page took it down (its box's memory limit
+    // killed it, measured under a console flood). `gone` says why, when the box can tell.
+    context.on("close", () => {
+      if (this.closing) return;
+      this.events.crashed = true;
+      this.trip({
+        kind: "page_crashed",
+        detail: `the browser itself died under the page${gone ? ` (${gone()})` : ""}`,
+      });
+    });
     for (const page of context.pages()) this.guardPage(page);
     context.on("page", (page) => {
       this.guardPage(page);
@@ -189,7 +221,28 @@ export class PageGuard {
     clearTimeout(timer);
   }
 
+  /** The harness is closing the browser now (its context's close is expected). */
+  expectClose(): void {
+    this.closing = true;
+  }
+
   private guardPage(page: Page): void {
+    const consoleBurst = new Burst(CONSOLE_FLOOD_PER_S, 1000);
+    page.on("console", () => {
+      if (consoleBurst.add(performance.now()))
+        this.trip({
+          kind: "console_flood",
+          detail: `${page.url()} logged ${CONSOLE_FLOOD_PER_S} console messages within 1 s`,
+        });
+    });
+    const navigations = new Burst(NAVIGATION_FLOOD_AT, NAVIGATION_FLOOD_WINDOW_MS);
+    page.on("framenavigated", (frame) => {
+      if (frame !== page.mainFrame() || !navigations.add(performance.now())) return;
+      this.trip({
+        kind: "navigation_flood",
+        detail: `${page.url()} navigated ${NAVIGATION_FLOOD_AT} times within ${NAVIGATION_FLOOD_WINDOW_MS / 1000} s (pushState/replaceState or reloads in a loop)`,
+      });
+    });
     page.on("dialog", (dialog) => this.onDialog(dialog));
     page.on("crash", () => {
       this.events.crashed = true;
@@ -301,6 +354,29 @@ export class PageGuard {
     return new Promise((resolve) => {
       this.wake = resolve;
     });
+  }
+}
+
+/** Events in a sliding window: `add` says whether `limit` of them fell within the last `windowMs`. */
+export class Burst {
+  private readonly times: number[] = [];
+  private first = 0;
+
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+  ) {}
+
+  add(now: number): boolean {
+    this.times.push(now);
+    while (this.first < this.times.length && (this.times[this.first] as number) <= now - this.windowMs)
+      this.first++;
+    // Drop what slid out once it is most of the array, so memory stays within the limit.
+    if (this.first > this.limit) {
+      this.times.splice(0, this.first);
+      this.first = 0;
+    }
+    return this.times.length - this.first >= this.limit;
   }
 }
 

@@ -21,6 +21,7 @@ import {
   type EnvironmentStart,
   NoAccessibilityTreeError,
   type ObserveKind,
+  PageHazardError,
   type Probe,
   type ProbeQuery,
   type ScreenAction,
@@ -28,6 +29,7 @@ import {
 } from "../types.js";
 import { collectElements, type ViewportPlacement } from "./a11y.js";
 import { DEFAULT_SCREEN } from "./browser.js";
+import { TWO_FRAMES } from "./browser-input.js";
 import {
   artifactsDirOf,
   assertChromium,
@@ -39,6 +41,7 @@ import {
 import { cleanDom, DEFAULT_DOM_BUDGET } from "./dom.js";
 import { type EgressProxy, type EgressRefusal, originRule } from "./egress.js";
 import { browserPid, type LaunchedChromium, launchChromium } from "./launch.js";
+import { type PageEvents, PageGuard, type PageGuardOptions } from "./page-guard.js";
 import { probeThroughCdp } from "./probe.js";
 import { type Owned, removeNow, removeOnExit, run, spawnOwned, stopOwned } from "./proc.js";
 import { sweepBrowserLeftovers } from "./scratch.js";
@@ -56,6 +59,8 @@ const FIRST_PAINT_TIMEOUT_MS = 5_000;
 export interface X11EnvironmentOptions {
   screen?: Size;
   domBudget?: number;
+  /** Caps on what the desktop's page may do (page-guard.ts), as for the headless browser. */
+  guard?: PageGuardOptions;
 }
 
 /** The browser inside the desktop, when the application is Chromium. */
@@ -78,10 +83,22 @@ export class X11Environment implements Environment {
   private inner: InnerBrowser | undefined;
   private launched: LaunchedChromium | undefined;
   private warning: string | undefined;
+  /**
+   * The same guard as the headless browser's, on the desktop's Chromium: every read of its page
+   * (a11y, som, dom, the gate's reading, evaluations) races it, so a page whose scripts never yield,
+   * that crashes or floods ends the episode as page_misbehaved instead of holding it.
+   */
+  private readonly guard: PageGuard;
 
   constructor(options: X11EnvironmentOptions = {}) {
     this.screen = options.screen ?? DEFAULT_SCREEN;
     this.domBudget = options.domBudget ?? DEFAULT_DOM_BUDGET;
+    this.guard = new PageGuard(options.guard);
+  }
+
+  /** What the desktop's page did this episode (dialogs, popups, a crash); null-like for a program. */
+  get pageEvents(): PageEvents {
+    return { ...this.guard.events };
   }
 
   get refusals(): readonly EgressRefusal[] {
@@ -119,6 +136,7 @@ export class X11Environment implements Environment {
       );
     }
     await this.teardown();
+    this.guard.clear();
     this.workDir = removeOnExit(
       mkdtempSync(join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "acilab-x11-")),
     );
@@ -141,12 +159,18 @@ export class X11Environment implements Environment {
 
   async capture(observe: ObserveKind): Promise<Capture> {
     const started = performance.now();
+    this.guard.check();
     const wantElements = observe === "a11y" || observe === "som";
     const inner = observe === "screenshot" ? undefined : this.innerFor(observe);
-    const [frame, elements, dom] = await Promise.all([
+    const read = async () =>
+      Promise.all([
+        wantElements && inner ? collectElements(inner.cdp, await this.placement(inner.page)) : undefined,
+        observe === "dom" && inner ? cleanDom(inner.page, this.domBudget) : undefined,
+      ]);
+    // The frame buffer is the X server's, read whatever the page does; the page's elements are not.
+    const [frame, [elements, dom]] = await Promise.all([
       this.frame(),
-      wantElements && inner ? collectElements(inner.cdp, await this.placement(inner.page)) : undefined,
-      observe === "dom" && inner ? cleanDom(inner.page, this.domBudget) : undefined,
+      inner ? this.guard.race(read(), `a "${observe}" capture`) : read(),
     ]);
     // One PNG encode per capture: marks are drawn on the raw frame when asked for.
     const png =
@@ -168,6 +192,7 @@ export class X11Environment implements Environment {
     for (const argv of xdotoolCommands(action)) await this.xdotool(argv);
     // Let the app repaint a scroll before the next capture reads the frame buffer.
     if (action.kind === "scroll") await new Promise((r) => setTimeout(r, SCROLL_SETTLE_MS));
+    this.guard.check();
   }
 
   /**
@@ -177,21 +202,28 @@ export class X11Environment implements Environment {
   async probe(query: ProbeQuery): Promise<Probe> {
     // The same error captures throw: the gate then reads what captures show, which is nothing (see perceive.ts).
     const inner = this.innerFor("a11y");
-    const placement = await this.placement(inner.page).catch(() => undefined);
-    if (!placement)
-      return { ok: false, reason: "the browser window's place on the screen could not be read" };
-    if (query.kind === "point") {
-      // As in the headless browser: the pointer rests where it will press, the page reacts, then it
-      // is read. xdotool's click there moves nothing (the X server sends no motion for no change).
-      await this.xdotool(["mousemove", String(Math.round(query.x)), String(Math.round(query.y))]);
-      await inner.page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))");
-    }
-    return probeThroughCdp(inner.cdp, query, placement.offset);
+    const read = async (): Promise<Probe> => {
+      const placement = await this.placement(inner.page).catch((err) => {
+        if (err instanceof PageHazardError) throw err;
+        return undefined;
+      });
+      if (!placement)
+        return { ok: false, reason: "the browser window's place on the screen could not be read" };
+      if (query.kind === "point") {
+        // As in the headless browser: the pointer rests where it will press, the page reacts, then it
+        // is read. xdotool's click there moves nothing (the X server sends no motion for no change).
+        await this.xdotool(["mousemove", String(Math.round(query.x)), String(Math.round(query.y))]);
+        await inner.page.evaluate(TWO_FRAMES);
+      }
+      return probeThroughCdp(inner.cdp, query, placement.offset);
+    };
+    return this.guard.race(read(), "the confirmation gate's reading of the page");
   }
 
   /** Evaluate a script in the inner browser's page (tests and graders read page state with it). */
   async evaluate<T>(script: string): Promise<T> {
-    return (await this.innerFor("dom").page.evaluate(script)) as T;
+    const { page } = this.innerFor("dom");
+    return (await this.guard.race(page.evaluate(script), "an evaluation in the page")) as T;
   }
 
   async close(): Promise<void> {
@@ -215,8 +247,9 @@ export class X11Environment implements Environment {
 
   /** Where the page's viewport sits on the screen: kiosk mode fills it, but a WM could still add a border. */
   private async placement(page: Page): Promise<ViewportPlacement> {
-    const [sx, sy, ow, oh, iw, ih] = await page.evaluate<number[]>(
-      "[screenX, screenY, outerWidth, outerHeight, innerWidth, innerHeight]",
+    const [sx, sy, ow, oh, iw, ih] = await this.guard.race(
+      page.evaluate<number[]>("[screenX, screenY, outerWidth, outerHeight, innerWidth, innerHeight]"),
+      "the browser window's place on the screen",
     );
     const side = Math.max(0, ((ow ?? 0) - (iw ?? 0)) / 2);
     return {
@@ -253,10 +286,40 @@ export class X11Environment implements Environment {
     const { context } = launched;
     if (start.cookies?.length)
       await context.addCookies(start.cookies.map((c) => ({ ...c, path: c.path ?? "/" })));
+    // A window the page opens becomes the one read, as it is the one the kiosk shows.
+    this.guard.watch(
+      context,
+      (p) => void this.follow(context, p),
+      () => launched.deathCause(),
+    );
     const page = context.pages()[0] ?? (await context.newPage());
-    this.inner = { context, page, cdp: await context.newCDPSession(page) };
-    await page.goto(url, { waitUntil: "load", timeout: APP_START_TIMEOUT_MS });
+    await this.follow(context, page);
+    const timeout = this.guard.navigationTimeoutMs;
+    try {
+      await this.guard.race(page.goto(url, { waitUntil: "load", timeout }));
+    } catch (err) {
+      if (err instanceof PageHazardError || !/Timeout/i.test((err as Error).name + (err as Error).message))
+        throw err;
+      this.guard.trip({
+        kind: "load_timeout",
+        detail: `${url} did not finish loading within ${timeout / 1000} s`,
+      });
+      this.guard.check();
+    }
     await this.waitForWindow("chromium");
+  }
+
+  private async follow(context: BrowserContext, page: Page): Promise<void> {
+    const cdp = await context.newCDPSession(page);
+    this.inner = { context, page, cdp };
+    page.once("close", () => {
+      if (this.inner?.page !== page) return;
+      const last = context
+        .pages()
+        .filter((p) => p !== page)
+        .at(-1);
+      if (last) void this.follow(context, last);
+    });
   }
 
   private async waitForWindow(what: string): Promise<void> {
@@ -298,6 +361,7 @@ export class X11Environment implements Environment {
   private async teardown(): Promise<void> {
     const launched = this.launched;
     this.inner = this.launched = undefined;
+    this.guard.expectClose();
     // The browser first (its box and proxy with it), while its display is still there.
     if (launched) await launched.close();
     for (const owned of this.procs.reverse()) await stopOwned(owned);
