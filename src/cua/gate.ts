@@ -8,7 +8,7 @@
  * permission hook for computer use: the tools' `resolve` steps (./tools.ts) name the targets.
  */
 import type { PermissionHook, ScreenPoint } from "../tools/index.js";
-import type { UiElement } from "./types.js";
+import type { HeldRequest, UiElement } from "./types.js";
 
 /**
  * Labels that name an irreversible act. Matched as whole words, case-insensitively. "Cancel" alone is
@@ -57,8 +57,21 @@ export interface UnreadableRefusal {
   summary: string;
 }
 
-/** What the gate refused: a destructive target nobody approved, or one it could not read. */
-export type GateRefusal = ConfirmRequest | UnreadableRefusal;
+/**
+ * A state-changing request the page made that no task rule allowed and nobody approved: the
+ * consequence gate's refusal (env/request-gate.ts), listed with the gate's own.
+ */
+export interface RequestRefusal {
+  request: HeldRequest;
+  /** `request POST http://…/account/delete (form submission, 14-byte body; during click (200, 120)) refused`. */
+  summary: string;
+}
+
+/**
+ * What was refused: a destructive target nobody approved, one the gate could not read, or a
+ * state-changing request the page made.
+ */
+export type GateRefusal = ConfirmRequest | UnreadableRefusal | RequestRefusal;
 
 /** Asked before a destructive action; true lets it through. */
 export type ConfirmHook = (request: ConfirmRequest) => boolean | Promise<boolean>;

@@ -79,8 +79,33 @@ export interface Environment {
    * its page, and the gate falls back to a fresh capture's accessibility tree.
    */
   probe?(query: ProbeQuery): Promise<Probe>;
+  /**
+   * The consequence gate: who is asked about a state-changing request no `allowRequests` rule covers
+   * (a person in interactive use; the default refuses). Absent: the environment cannot hold requests.
+   */
+  approveRequests?(hook: RequestHook): void;
+  /** This episode's state-changing requests that were held, and what became of each (in order). */
+  readonly heldRequests?: readonly HeldRequest[] | undefined;
   close(): Promise<void>;
 }
+
+/** A state-changing request the page made, held until a rule or a person allowed it. */
+export interface HeldRequest {
+  /** "request" (fetch, XHR), "form" (a form submission), "beacon", "navigation", "websocket". */
+  kind: "request" | "form" | "beacon" | "navigation" | "websocket";
+  /** The HTTP method; "WS" for a WebSocket open. */
+  method: string;
+  url: string;
+  /** Bytes of the body; null when the browser did not say (a streamed or file body). */
+  bodyBytes: number | null;
+  /** The action in flight when the page made it (`click (200, 120)`), or what came before it. */
+  cause: string;
+  /** What became of it: a task rule allowed it, a person did, or it was refused. */
+  decision: "rule" | "approved" | "refused";
+}
+
+/** Asked about a held request no rule allows; true lets it through. Headless runs refuse. */
+export type RequestHook = (request: Omit<HeldRequest, "decision">) => boolean | Promise<boolean>;
 
 export type ProbeQuery =
   | { kind: "point"; x: number; y: number }
@@ -128,6 +153,11 @@ export interface EnvironmentStart {
   command?: string[];
   /** Hosts the page may reach (everything else is refused below the page); default: the start URL's origin only. */
   allowHosts?: string[];
+  /**
+   * State-changing requests allowed without asking (`METHOD PATTERN`, see env/request-rules.ts);
+   * every other one is held for the approver and refused in a headless run.
+   */
+  allowRequests?: string[];
   /** Pre-authenticated session: cookies injected before the first load; never typed credentials. */
   cookies?: Array<{ name: string; value: string; domain: string; path?: string }>;
 }

@@ -5,14 +5,17 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
+import { describeAction } from "../actions.js";
 import {
   type Capture,
   type Environment,
   type EnvironmentStart,
+  type HeldRequest,
   type ObserveKind,
   PageHazardError,
   type Probe,
   type ProbeQuery,
+  type RequestHook,
   type ScreenAction,
   type Size,
 } from "../types.js";
@@ -31,6 +34,8 @@ import {
   RENDERER_HEAP_MB,
 } from "./page-guard.js";
 import { probeThroughCdp } from "./probe.js";
+import { RequestGate } from "./request-gate.js";
+import { RequestHold } from "./request-hold.js";
 import { sweepBrowserLeftovers } from "./scratch.js";
 import { drawMarks } from "./som.js";
 
@@ -65,6 +70,8 @@ export class BrowserEnvironment implements Environment {
   private readonly input = new PageInput(() => this.live().page);
   private readonly guard: PageGuard;
   private readonly heapMb: number;
+  /** The consequence gate: state-changing requests held until a rule or the approver allows them. */
+  private readonly requests = new RequestGate();
 
   constructor(options: BrowserEnvironmentOptions = {}) {
     this.screen = options.screen ?? DEFAULT_SCREEN;
@@ -99,6 +106,16 @@ export class BrowserEnvironment implements Environment {
     return this.profile;
   }
 
+  /** This episode's held state-changing requests, with what became of each. */
+  get heldRequests(): readonly HeldRequest[] {
+    return [...this.requests.held];
+  }
+
+  /** Who is asked about a state-changing request no task rule allows (default: refused). */
+  approveRequests(hook: RequestHook): void {
+    this.requests.setApprover(hook);
+  }
+
   /** Why the browser runs with less than the full box, if it does (result.json's sandbox_warning). */
   get sandboxWarning(): string | undefined {
     return this.warning;
@@ -113,6 +130,8 @@ export class BrowserEnvironment implements Environment {
     if (!start.url) throw new Error("browser environment: reset needs start.url (the task's first page)");
     assertChromium();
     await this.closeBrowser();
+    // A rule that does not parse is the task's mistake: said before any browser starts.
+    this.requests.configure(start.url, start.allowRequests);
     await sweepBrowserLeftovers();
     this.profile = freshProfile();
     this.guard.clear(artifactsDirOf(this.profile));
@@ -132,6 +151,10 @@ export class BrowserEnvironment implements Environment {
     this.proxy = this.launched.proxy;
     this.warning = this.launched.warning;
     this.context = this.launched.context;
+    // Held from the first request on: the hold is on before the first page loads.
+    this.proxy.onWebSocket = (ws) =>
+      this.requests.judge({ kind: "websocket", method: "WS", url: ws.url, bodyBytes: null });
+    await new RequestHold(this.requests).attach(this.context);
     if (start.cookies && start.cookies.length > 0) {
       await this.context.addCookies(start.cookies.map((c) => ({ ...c, path: c.path ?? "/" })));
     }
@@ -207,6 +230,16 @@ export class BrowserEnvironment implements Environment {
   }
 
   async act(action: ScreenAction): Promise<void> {
+    const what = describeAction(action);
+    this.requests.acting(what);
+    try {
+      await this.actOnPage(action);
+    } finally {
+      this.requests.acted(what);
+    }
+  }
+
+  private async actOnPage(action: ScreenAction): Promise<void> {
     const { page } = this.live();
     try {
       await this.guard.race(this.input.send(action), `the ${action.kind} action`);

@@ -21,6 +21,15 @@ export {
   POPUP_FLOOD_AT,
   RENDERER_HEAP_MB,
 } from "./page-guard.js";
+export { describeHeld, MAX_HELD_RECORDS, refuseRequests } from "./request-gate.js";
+export {
+  allowedByRules,
+  changesState,
+  parseRequestRule,
+  parseRequestRules,
+  type RequestKind,
+  type RequestRule,
+} from "./request-rules.js";
 export {
   type AxTreeNode,
   boxCentre,

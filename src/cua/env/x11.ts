@@ -13,17 +13,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import { unprivilegedArgv } from "../../sandbox/index.js";
-import { MAX_WAIT_SECONDS } from "../actions.js";
+import { describeAction, MAX_WAIT_SECONDS } from "../actions.js";
 import { encodeRaw } from "../image.js";
 import {
   type Capture,
   type Environment,
   type EnvironmentStart,
+  type HeldRequest,
   NoAccessibilityTreeError,
   type ObserveKind,
   PageHazardError,
   type Probe,
   type ProbeQuery,
+  type RequestHook,
   type ScreenAction,
   type Size,
 } from "../types.js";
@@ -44,6 +46,8 @@ import { browserPid, type LaunchedChromium, launchChromium } from "./launch.js";
 import { type PageEvents, PageGuard, type PageGuardOptions } from "./page-guard.js";
 import { probeThroughCdp } from "./probe.js";
 import { type Owned, removeNow, removeOnExit, run, spawnOwned, stopOwned } from "./proc.js";
+import { RequestGate } from "./request-gate.js";
+import { RequestHold } from "./request-hold.js";
 import { sweepBrowserLeftovers } from "./scratch.js";
 import { drawMarksRaw } from "./som.js";
 import { xdotoolCommands } from "./x11-input.js";
@@ -89,6 +93,8 @@ export class X11Environment implements Environment {
    * that crashes or floods ends the episode as page_misbehaved instead of holding it.
    */
   private readonly guard: PageGuard;
+  /** The consequence gate on the desktop's Chromium, as on the headless browser's. */
+  private readonly requests = new RequestGate();
 
   constructor(options: X11EnvironmentOptions = {}) {
     this.screen = options.screen ?? DEFAULT_SCREEN;
@@ -104,6 +110,16 @@ export class X11Environment implements Environment {
   get refusals(): readonly EgressRefusal[] {
     // Chromium's own update/sign-in calls left out (chromium.ts); pages here are not watched per request.
     return pageRefusals(this.proxy?.refusals ?? []);
+  }
+
+  /** This episode's held state-changing requests (the desktop's Chromium), with what became of each. */
+  get heldRequests(): readonly HeldRequest[] {
+    return [...this.requests.held];
+  }
+
+  /** Who is asked about a state-changing request no task rule allows (default: refused). */
+  approveRequests(hook: RequestHook): void {
+    this.requests.setApprover(hook);
   }
 
   /** Why the desktop's Chromium runs with less than the full box, if it does (result.json). */
@@ -137,6 +153,7 @@ export class X11Environment implements Environment {
     }
     await this.teardown();
     this.guard.clear();
+    if (start.url) this.requests.configure(start.url, start.allowRequests);
     this.workDir = removeOnExit(
       mkdtempSync(join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "acilab-x11-")),
     );
@@ -189,9 +206,15 @@ export class X11Environment implements Environment {
       const ms = Math.min(Math.max(0, action.seconds), MAX_WAIT_SECONDS) * 1000;
       return new Promise((r) => setTimeout(r, ms));
     }
-    for (const argv of xdotoolCommands(action)) await this.xdotool(argv);
-    // Let the app repaint a scroll before the next capture reads the frame buffer.
-    if (action.kind === "scroll") await new Promise((r) => setTimeout(r, SCROLL_SETTLE_MS));
+    const what = describeAction(action);
+    this.requests.acting(what);
+    try {
+      for (const argv of xdotoolCommands(action)) await this.xdotool(argv);
+      // Let the app repaint a scroll before the next capture reads the frame buffer.
+      if (action.kind === "scroll") await new Promise((r) => setTimeout(r, SCROLL_SETTLE_MS));
+    } finally {
+      this.requests.acted(what);
+    }
     this.guard.check();
   }
 
@@ -286,6 +309,9 @@ export class X11Environment implements Environment {
     const { context } = launched;
     if (start.cookies?.length)
       await context.addCookies(start.cookies.map((c) => ({ ...c, path: c.path ?? "/" })));
+    launched.proxy.onWebSocket = (ws) =>
+      this.requests.judge({ kind: "websocket", method: "WS", url: ws.url, bodyBytes: null });
+    await new RequestHold(this.requests).attach(context);
     // A window the page opens becomes the one read, as it is the one the kiosk shows.
     this.guard.watch(
       context,

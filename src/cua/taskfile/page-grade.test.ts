@@ -20,6 +20,7 @@ function task(js: string, doneJs?: string): TaskFile {
     setupJs: "",
     grade: { js, doneJs },
     allowHosts: [],
+    allowRequests: [],
     observe: ["a11y"],
     script: [],
   };

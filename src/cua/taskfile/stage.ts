@@ -24,7 +24,11 @@ async function openTaskFile(
   const app = await startApp(task, options);
   try {
     const base = task.app.kind === "url" ? task.app.url : `${app.origin}/`;
-    const start = { url: new URL(task.start ?? "", base).href, allowHosts: [app.host, ...task.allowHosts] };
+    const start = {
+      url: new URL(task.start ?? "", base).href,
+      allowHosts: [app.host, ...task.allowHosts],
+      allowRequests: task.allowRequests,
+    };
     const instruction = await firstPage(task, env, start);
     const page = new PageGrade(env, task);
     return {
@@ -51,7 +55,7 @@ async function openTaskFile(
 async function firstPage(
   task: TaskFile,
   env: InspectableEnvironment,
-  start: { url: string; allowHosts: string[] },
+  start: { url: string; allowHosts: string[]; allowRequests: string[] },
 ): Promise<string> {
   const stated = "text" in task.instruction ? task.instruction.text : undefined;
   const unread = stated ?? "(the instruction could not be read: the page misbehaved before it loaded)";
