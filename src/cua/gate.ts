@@ -8,6 +8,7 @@
  * permission hook for computer use: the tools' `resolve` steps (./tools.ts) name the targets.
  */
 import type { PermissionHook, ScreenPoint } from "../tools/index.js";
+import { foldLabel, labelReadings } from "./label-text.js";
 import type { HeldRequest, UiElement } from "./types.js";
 
 /**
@@ -171,12 +172,17 @@ function verb(tool: string): string {
   return tool === "key" ? "key press" : tool === "type" ? "typing" : tool;
 }
 
-/** The first vocabulary entry the label contains as whole words, or undefined. */
+/**
+ * The first vocabulary entry the label contains as whole words, or undefined. The label is read as a
+ * person would (./label-text.ts: invisible characters dropped, look-alike letters folded, a
+ * right-to-left override read as shown), and the vocabulary folded the same way.
+ */
 export function destructiveMatch(label: string, vocabulary = DESTRUCTIVE_VOCABULARY): string | undefined {
-  const text = label.toLowerCase().replace(/\s+/g, " ");
+  const readings = labelReadings(label);
   return vocabulary.find((entry) => {
-    const words = entry.toLowerCase().split(/\s+/).map(escapeRegExp).join("\\s+");
-    return new RegExp(`(^|[^\\p{L}\\p{N}])${words}([^\\p{L}\\p{N}]|$)`, "u").test(text);
+    const words = foldLabel(entry).split(/\s+/).map(escapeRegExp).join("\\s+");
+    const re = new RegExp(`(^|[^\\p{L}\\p{N}])${words}([^\\p{L}\\p{N}]|$)`, "u");
+    return readings.some((text) => re.test(text));
   });
 }
 
