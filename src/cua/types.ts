@@ -108,7 +108,8 @@ export interface HeldRequest {
 export type RequestHook = (request: Omit<HeldRequest, "decision">) => boolean | Promise<boolean>;
 
 export type ProbeQuery =
-  | { kind: "point"; x: number; y: number }
+  /** With `drop`, the release of a drag: what lies under it is judged too, control or not (a drop zone). */
+  | { kind: "point"; x: number; y: number; drop?: boolean }
   /** With `accessKey`, also the elements whose accesskey it is (what alt+shift+KEY clicks). */
   | { kind: "focus"; accessKey?: string };
 
@@ -140,6 +141,13 @@ export interface FocusedElement {
   submit?: LiveControl;
   /** For a query with an access key: the controls that key would click. */
   accessKeyed?: LiveControl[];
+  /**
+   * What an arrow key or type-ahead changes on the focused control: a select (its options in its
+   * label), every radio of its group, a range; each with the form a change may submit.
+   */
+  choice?: LiveControl[];
+  /** Links the focused control sits in: Enter or space on it follows them too. */
+  links?: LiveControl[];
 }
 
 export type Probe =
