@@ -4,7 +4,7 @@
  * the focus is. Plain JS on purpose: it runs in the page, where the project's TS compile has no say.
  * It is called with the query and, for a point, the deepest node there as CDP's hit test found it
  * (`DOM.getNodeForLocation` pierces shadow roots, closed ones too); for a focus inside a closed shadow
- * root, with the focused node the accessibility tree names.
+ * root, with that root (CDP's `DOM.describeNode` reaches it).
  *
  * A press reaches the top element at the point and everything it bubbles to; it is judged on the
  * nearest activatable ancestor (button, link, submit/checkbox input, an ARIA control role, a label's
@@ -92,7 +92,11 @@ export const PROBE_SCRIPT = String.raw`(q, pierced) => {
    * (top to bottom by line, then left to right); pieces that touch are joined without a space.
    */
   const shownText = (root) => {
-    const box = root.getBoundingClientRect();
+    // Text outside the control's box is not its text; a box with no area (a link around an absolutely
+    // placed button) clips nothing but the screen.
+    const r0 = root.getBoundingClientRect();
+    const view = root.ownerDocument.defaultView;
+    const box = r0.width * r0.height > 0 ? r0 : { left: 0, top: 0, right: view.innerWidth, bottom: view.innerHeight };
     const parts = [];
     let budget = MAX_NODES;
     const range = root.ownerDocument.createRange();
@@ -165,7 +169,8 @@ export const PROBE_SCRIPT = String.raw`(q, pierced) => {
     const shown = field || t === "form" ? "" : shownText(el);
     const inner = field ? "" : Array.from(el.querySelectorAll("img[alt],[aria-label],[title],svg title")).slice(0, 20)
       .map((n) => tag(n) === "title" ? n.textContent : n.getAttribute("alt") || n.getAttribute("aria-label") || n.getAttribute("title")).join(" ");
-    const named = [byIds(el, "aria-labelledby"), el.getAttribute("aria-label"), labels, value, el.getAttribute("alt"), shown, el.getAttribute("title")];
+    const chosen = t === "select" && el.selectedOptions && el.selectedOptions[0] ? el.selectedOptions[0].text : "";
+    const named = [byIds(el, "aria-labelledby"), el.getAttribute("aria-label"), labels, value, el.getAttribute("alt"), shown, chosen, el.getAttribute("title")];
     const extra = [inner, pseudoText(el, "::before"), pseudoText(el, "::after")];
     if (isLink(el)) extra.push("goes to " + destination(el, hrefOf(el)));
     if (t === "form") extra.push(formText(el, null));
@@ -332,9 +337,11 @@ export const PROBE_SCRIPT = String.raw`(q, pierced) => {
     return [];
   };
   const focus = () => {
-    let el = pierced || document.activeElement;
+    // pierced: the closed shadow root the focus is in (CDP handed it over; its active element is the
+    // one), or the active element itself when it has no shadow root (a dialog focused as a whole).
+    let el = pierced ? (pierced.nodeType === 11 ? pierced.activeElement : pierced) : document.activeElement;
     const off = { x: 0, y: 0 };
-    for (let d = 0; d < 20 && el && !pierced; d++) {
+    for (let d = 0; d < 20 && el; d++) {
       if (el.shadowRoot && el.shadowRoot.activeElement) { el = el.shadowRoot.activeElement; continue; }
       if (tag(el) === "iframe" || tag(el) === "frame") {
         let inner = null;
@@ -346,10 +353,6 @@ export const PROBE_SCRIPT = String.raw`(q, pierced) => {
         continue;
       }
       break;
-    }
-    if (pierced) for (let f = el.ownerDocument.defaultView.frameElement; f; f = f.ownerDocument.defaultView.frameElement) {
-      const r = f.getBoundingClientRect();
-      off.x += r.left + f.clientLeft; off.y += r.top + f.clientTop;
     }
     if (!el || el === el.ownerDocument.body || el === el.ownerDocument.documentElement) return { ok: true, controls: [], focus: { kind: "none" } };
     const t = tag(el);

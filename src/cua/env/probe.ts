@@ -4,7 +4,7 @@
  * so a page that redefines `elementsFromPoint` or `activeElement` cannot change what the gate reads.
  * For a point, CDP's own hit test (`DOM.getNodeForLocation`) first names the deepest node there —
  * inside shadow roots, closed ones too, which no script can enter — and the script starts from it.
- * A focus the script cannot see (inside a closed shadow root) is found in the accessibility tree.
+ * A focus the script cannot see (inside a closed shadow root) is read from that root, which CDP hands over.
  * Any failure is a `{ ok: false }` reading with the reason: the gate then refuses (fails closed).
  */
 import { z } from "zod";
@@ -104,13 +104,9 @@ async function read(cdp: CdpSender, q: ProbeQuery, fresh: boolean): Promise<unkn
   }
   const answer = (await call(cdp, contextId, q, undefined)) as { hidden?: boolean } | undefined;
   if (!answer?.hidden) return answer;
-  const focused = await hiddenFocus(cdp, contextId);
-  if (!focused)
-    return {
-      ok: false,
-      reason: "the focus is inside a closed shadow root, and its element could not be found",
-    };
-  return call(cdp, contextId, q, focused);
+  const root = await hiddenFocus(cdp, contextId);
+  if (!root) return { ok: false, reason: "where the focus is could not be read" };
+  return call(cdp, contextId, q, root);
 }
 
 async function world(cdp: CdpSender, fresh: boolean): Promise<number> {
@@ -140,26 +136,20 @@ async function nodeAt(cdp: CdpSender, x: number, y: number, contextId: number): 
 }
 
 /**
- * The focused element inside a closed shadow root: the accessibility tree's focused node below the
- * host. Nothing marked focused there (a dialog focused as a whole): the active element itself.
+ * The closed shadow root the focus is in: the active element's own shadow root, which only CDP can
+ * reach (`DOM.describeNode` with pierce); the script then takes that root's active element. Without
+ * one, the active element itself (focused as a whole, like a dialog).
  */
 async function hiddenFocus(cdp: CdpSender, contextId: number): Promise<string | undefined> {
   const host = (await cdp.send("Runtime.evaluate", { expression: "document.activeElement", contextId })) as {
     result?: { objectId?: string };
   };
   if (!host.result?.objectId) return undefined;
-  const { nodes } = (await cdp.send("Accessibility.queryAXTree", { objectId: host.result.objectId })) as {
-    nodes: Array<{
-      backendDOMNodeId?: number;
-      properties?: Array<{ name: string; value: { value?: unknown } }>;
-    }>;
+  const { node } = (await cdp.send("DOM.describeNode", { objectId: host.result.objectId, pierce: true })) as {
+    node: { shadowRoots?: Array<{ backendNodeId: number }> };
   };
-  const focused = nodes.find((n) =>
-    n.properties?.some((p) => p.name === "focused" && p.value.value === true),
-  );
-  return focused?.backendDOMNodeId === undefined
-    ? undefined
-    : resolve(cdp, focused.backendDOMNodeId, contextId);
+  const root = node.shadowRoots?.[0];
+  return root ? resolve(cdp, root.backendNodeId, contextId) : host.result.objectId;
 }
 
 async function resolve(
