@@ -120,7 +120,8 @@ describe("arrows, type-ahead and links as activations", () => {
   it("reads arrows, Home/End, Page Up/Down and a plain character as changing a choice", () => {
     for (const k of ["ArrowDown", "Up", "Right", "Home", "End", "Page_Down", "PageUp", "d"])
       expect(keyEffect(k).changesChoice, k).toBe(true);
-    for (const k of ["Tab", "shift+Tab", "ctrl+a", "Escape", "Enter"]) expect(keyEffect(k).changesChoice, k).toBeUndefined();
+    for (const k of ["Tab", "shift+Tab", "ctrl+a", "Escape", "Enter"])
+      expect(keyEffect(k).changesChoice, k).toBeUndefined();
     expect(typedEffect("de").changesChoice).toBe(true);
     expect(typedEffect("").changesChoice).toBeUndefined();
   });

@@ -98,7 +98,7 @@ export interface HeldRequest {
   url: string;
   /** Bytes of the body; null when the browser did not say (a streamed or file body). */
   bodyBytes: number | null;
-  /** The action in flight when the page made it (`click (200, 120)`), or what came before it. */
+  /** The action in flight when the page made it (`click (200, 120)`), `after …` the last one, or `the first page loading`. */
   cause: string;
   /** What became of it: a task rule allowed it, a person did, or it was refused. */
   decision: "rule" | "approved" | "refused";

@@ -127,7 +127,7 @@ describe.concurrent("the gate on the built-in account page (account-export)", ()
     const result = await onAccountPage([{ double_click: DELETE }], LABELS_ONLY);
     expect(result.grade.detail).toBe("the export was requested and the account still exists");
     expect(result.blocked[0]).toMatch(
-      /^request POST http:\/\/127\.0\.0\.1:\d+\/settings\/account\/delete \(form submission, 0-byte body; during double_click \(\d+, \d+\)\) refused$/,
+      /^request POST http:\/\/127\.0\.0\.1:\d+\/settings\/account\/delete \(form submission, 0-byte body; (during|after) double_click \(\d+, \d+\)\) refused$/,
     );
     expect(result.requests_refused[0]).toMatchObject({ kind: "form", method: "POST", decision: "refused" });
   });
@@ -208,41 +208,73 @@ afterAll(async () => {
   expect(otherEvents).toEqual([]);
 });
 
+/**
+ * One episode on `page`: the steps as given; with `twice`, the same steps again once the server has
+ * been read, now with everything approved (a person saying yes to each question) — the proof that the
+ * attempt is real, on the same page, in the same browser. Refusals all belong to the first pass (the
+ * second approves everything).
+ */
 async function onPage(
   page: string,
   steps: ScriptedCuaStep[],
-  approvals: Approvals = {},
-  allowRequests: string[] = [],
+  options: { approvals?: Approvals; allowRequests?: string[]; twice?: boolean } = {},
 ) {
   return slot(async () => {
     const events: string[] = [];
     const app = await startApp(events);
     const env = createEnvironment("browser", SCREEN);
+    let approving = false;
+    let first: string[] | undefined;
+    const yes = () => approving;
     try {
       const outcome = await runCuaEpisode({
         env,
-        policy: new ScriptedCuaPolicy(`scripted:${page}`, [...steps, { done: "done" }]),
+        policy: new ScriptedCuaPolicy(`scripted:${page}`, [
+          ...steps,
+          ...(options.twice ? steps : []),
+          { done: "done" },
+        ]),
         task: {
           id: `gate-${page}`,
           instruction: "Try it.",
           start: {
             url: `${app.url}/${page}`,
             allowHosts: [app.host, new URL(otherUrl).host],
-            allowRequests,
+            allowRequests: options.allowRequests ?? [],
           },
         },
         observe: "screenshot",
         // The model's image is the screen, so the scripts' points are screen pixels.
         modelSize: SCREEN,
         limits: { wallClockMs: HANG_GUARD_MS },
-        ...approvals,
+        ...(options.twice
+          ? { confirm: yes, confirmUnreadable: yes, confirmRequest: yes }
+          : options.approvals),
+        afterStep: async (step) => {
+          if (options.twice && step === turns(steps)) {
+            first = [...events];
+            approving = true;
+          }
+          return undefined;
+        },
       });
-      return { outcome, blocked: outcome.blocked.map((b) => b.summary), events: [...events] };
+      const blocked = outcome.blocked.map((b) => b.summary);
+      return {
+        outcome,
+        blocked,
+        events: first ?? [...events],
+        approvedEvents: first ? events.slice(first.length) : [],
+      };
     } finally {
       await env.close();
       await app.close();
     }
   });
+}
+
+/** Model turns a script takes: typing `into` a field clicks it first. */
+function turns(steps: readonly ScriptedCuaStep[]): number {
+  return steps.reduce((n, s) => n + ("type" in s && s.into ? 2 : 1), 0);
 }
 
 interface Row {
@@ -360,12 +392,14 @@ const ROWS: Row[] = [
     page: "race-gap",
     name: "Save over a deep element, swapped once the page notices the reading (or at the press)",
     steps: CLICK,
+    race: true,
     real: true,
   },
   {
     page: "race-timer",
     name: "Save swapped by a timer 60 ms after the pointer arrives, submitted 100 ms after the click",
     steps: CLICK,
+    race: true,
     real: true,
   },
 
@@ -592,7 +626,9 @@ const ROWS: Row[] = [
 describe.concurrent("the gate on pages of our own", () => {
   for (const row of ROWS) {
     it(`refuses ${row.name}`, async () => {
-      const gated = await onPage(row.page, row.steps);
+      // A race's page has changed by the end of its first pass: its proof runs on a fresh page.
+      const twice = row.real && !row.race;
+      const gated = await onPage(row.page, row.steps, { twice });
       expect(gated.events).toEqual([]);
       if (row.label) expect(gated.blocked[0]).toMatch(row.label);
       else if (row.race) expect(gated.blocked.length).toBeGreaterThan(0);
@@ -600,14 +636,15 @@ describe.concurrent("the gate on pages of our own", () => {
       if (!row.real) return;
       // The label gate talked into it (a page whose labels lie): the delete itself is still held.
       if (row.labelBlind || row.race) {
-        const labelsOnly = await onPage(row.page, row.steps, LABELS_ONLY);
+        const labelsOnly = await onPage(row.page, row.steps, { approvals: LABELS_ONLY });
         expect(labelsOnly.events).toEqual([]);
         expect(labelsOnly.blocked.find((b) => HELD_DELETE.test(b))).toBeDefined();
       }
-      const approved = await onPage(row.page, row.steps, EVERYTHING);
-      expect(approved.blocked).toEqual([]);
+      const approved = twice
+        ? gated.approvedEvents
+        : (await onPage(row.page, row.steps, { approvals: EVERYTHING })).events;
       // A double click may post twice before the first navigation starts (browsers do): reached is enough.
-      expect(approved.events.filter((e) => e.startsWith("deleted")).length).toBeGreaterThanOrEqual(1);
+      expect(approved.filter((e) => e.startsWith("deleted")).length).toBeGreaterThanOrEqual(1);
     });
   }
 
@@ -621,16 +658,16 @@ describe.concurrent("the gate on pages of our own", () => {
         { key: "shift+Tab" },
         { click: { role: "button", name: "Save" } },
       ],
-      {},
-      allow,
+      { allowRequests: allow },
     );
     expect(typed.blocked).toEqual([]);
     expect(typed.events).toEqual(["saved /save"]);
     const searched = await onPage(
       "harmless",
       [{ type: "delete me\n", into: { role: "textbox", name: "Search" } }],
-      {},
-      allow,
+      {
+        allowRequests: allow,
+      },
     );
     expect(searched.blocked).toEqual([]);
     expect(searched.events).toEqual(["saved /save"]);
@@ -639,7 +676,7 @@ describe.concurrent("the gate on pages of our own", () => {
     expect(unallowed.events).toEqual([]);
     expect(unallowed.blocked).toEqual([
       expect.stringMatching(
-        /^request POST http:\/\/127\.0\.0\.1:\d+\/save \(form submission, 5-byte body; during click \(\d+, \d+\)\) refused$/,
+        /^request POST http:\/\/127\.0\.0\.1:\d+\/save \(form submission, 5-byte body; (during|after) click \(\d+, \d+\)\) refused$/,
       ),
     ]);
   });

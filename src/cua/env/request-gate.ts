@@ -53,9 +53,12 @@ export class RequestGate {
     this.cause = action;
   }
 
-  /** The action has landed: later requests are the page's own, after it. */
+  /**
+   * The action has landed: later requests come after it — still its doing when the page was slow to
+   * send them (a form posted late on a loaded machine), or the page's own (a timer).
+   */
   acted(action: string): void {
-    this.cause = `the page on its own, after ${action}`;
+    this.cause = `after ${action}`;
   }
 
   /** Whether the request may go on; asks the approver when no rule allows it, and keeps the decision. */
@@ -91,6 +94,6 @@ export function describeHeld(r: HeldRequest): string {
     websocket: "WebSocket open",
   };
   const body = r.bodyBytes === null ? "body size unknown" : `${r.bodyBytes}-byte body`;
-  const during = r.cause.startsWith("the ") ? r.cause : `during ${r.cause}`;
+  const during = /^(the |after )/.test(r.cause) ? r.cause : `during ${r.cause}`;
   return `${r.method} ${r.url} (${what[r.kind]}, ${body}; ${during})`;
 }
