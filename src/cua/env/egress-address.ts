@@ -17,22 +17,22 @@ export const systemLookup: Lookup = async (host) =>
   (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 const RANGES: Array<[string, string, number, "ipv4" | "ipv6"]> = [
-  ["loopback", "127.0.0.0", 8, "ipv4"],
-  ["loopback", "::1", 128, "ipv6"],
-  ["private", "10.0.0.0", 8, "ipv4"],
-  ["private", "172.16.0.0", 12, "ipv4"],
-  ["private", "192.168.0.0", 16, "ipv4"],
-  ["private", "fc00::", 7, "ipv6"],
-  ["shared (carrier-grade NAT)", "100.64.0.0", 10, "ipv4"],
-  ["link-local", "169.254.0.0", 16, "ipv4"],
-  ["link-local", "fe80::", 10, "ipv6"],
-  ["unspecified (this host)", "0.0.0.0", 8, "ipv4"],
-  ["unspecified (this host)", "::", 128, "ipv6"],
-  ["reserved", "192.0.0.0", 24, "ipv4"],
-  ["reserved", "198.18.0.0", 15, "ipv4"],
-  ["reserved", "240.0.0.0", 4, "ipv4"],
-  ["multicast", "224.0.0.0", 4, "ipv4"],
-  ["multicast", "ff00::", 8, "ipv6"],
+  ["a loopback", "127.0.0.0", 8, "ipv4"],
+  ["a loopback", "::1", 128, "ipv6"],
+  ["a private", "10.0.0.0", 8, "ipv4"],
+  ["a private", "172.16.0.0", 12, "ipv4"],
+  ["a private", "192.168.0.0", 16, "ipv4"],
+  ["a private", "fc00::", 7, "ipv6"],
+  ["a shared (carrier-grade NAT)", "100.64.0.0", 10, "ipv4"],
+  ["a link-local", "169.254.0.0", 16, "ipv4"],
+  ["a link-local", "fe80::", 10, "ipv6"],
+  ["an unspecified (this host)", "0.0.0.0", 8, "ipv4"],
+  ["an unspecified (this host)", "::", 128, "ipv6"],
+  ["a reserved", "192.0.0.0", 24, "ipv4"],
+  ["a reserved", "198.18.0.0", 15, "ipv4"],
+  ["a reserved", "240.0.0.0", 4, "ipv4"],
+  ["a multicast", "224.0.0.0", 4, "ipv4"],
+  ["a multicast", "ff00::", 8, "ipv6"],
 ];
 
 const LISTS = RANGES.map(([name, net, prefix, type]) => {
@@ -61,7 +61,7 @@ export function insideAddress(address: string): string | undefined {
   const a = plainAddress(address);
   const type = isIP(a) === 6 ? "ipv6" : isIP(a) === 4 ? "ipv4" : undefined;
   if (!type) return undefined;
-  for (const { name, list } of LISTS) if (list.check(a, type)) return `a ${name} address`;
+  for (const { name, list } of LISTS) if (list.check(a, type)) return `${name} address`;
   if (ownAddresses().has(a)) return "an address of this machine";
   return undefined;
 }
