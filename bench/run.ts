@@ -10,6 +10,7 @@ import { benchCodeActions } from "./code.js";
 import { benchCuaOverhead, benchPerceptualDelta, cuaCostLines } from "./cua.js";
 import { benchExperiment } from "./experiment.js";
 import { benchFileTools } from "./file.js";
+import { benchGate } from "./gate.js";
 import { benchGradeOverhead } from "./grade-overhead.js";
 import { benchGrading } from "./grading.js";
 import { BENCHMARKS } from "./groups.js";
@@ -85,7 +86,12 @@ async function main(): Promise<void> {
   // Rows with units of their own (commits/s, counts, dollars) are printed after the table.
   const extra: string[] = [];
   if (!only || only === "cua") {
-    rows.push(...(await benchCuaOverhead()), ...(await benchPerceptualDelta()), ...(await benchCapture()));
+    rows.push(
+      ...(await benchCuaOverhead()),
+      ...(await benchPerceptualDelta()),
+      ...(await benchCapture()),
+      ...(await benchGate()),
+    );
     extra.push(...cuaCostLines());
   }
   if (!only || only === "bon") rows.push(...(await benchBon()));

@@ -20,7 +20,7 @@ import {
   type Size,
 } from "../types.js";
 import { collectElements } from "./a11y.js";
-import { PageInput, TWO_FRAMES } from "./browser-input.js";
+import { PageInput } from "./browser-input.js";
 import { artifactsDirOf, assertChromium, freshProfile, pageRefusals, removeProfile } from "./chromium.js";
 import { cleanDom, DEFAULT_DOM_BUDGET } from "./dom.js";
 import { type EgressProxy, type EgressRefusal, originRule } from "./egress.js";
@@ -52,6 +52,11 @@ export interface BrowserEnvironmentOptions {
   guard?: PageGuardOptions;
   /** The renderer's JavaScript heap cap in MiB (default RENDERER_HEAP_MB). */
   heapMb?: number;
+  /**
+   * Hold state-changing requests (default true). Only the benchmark turns it off, to measure what
+   * the consequence gate costs against a browser without it; createEnvironment never does.
+   */
+  consequenceGate?: boolean;
 }
 
 export class BrowserEnvironment implements Environment {
@@ -72,12 +77,14 @@ export class BrowserEnvironment implements Environment {
   private readonly heapMb: number;
   /** The consequence gate: state-changing requests held until a rule or the approver allows them. */
   private readonly requests = new RequestGate();
+  private readonly holdRequests: boolean;
 
   constructor(options: BrowserEnvironmentOptions = {}) {
     this.screen = options.screen ?? DEFAULT_SCREEN;
     this.domBudget = options.domBudget ?? DEFAULT_DOM_BUDGET;
     this.guard = new PageGuard(options.guard);
     this.heapMb = options.heapMb ?? RENDERER_HEAP_MB;
+    this.holdRequests = options.consequenceGate ?? true;
   }
 
   /** What the page did this episode: dialogs dismissed, popups opened and closed, a crash. */
@@ -152,9 +159,11 @@ export class BrowserEnvironment implements Environment {
     this.warning = this.launched.warning;
     this.context = this.launched.context;
     // Held from the first request on: the hold is on before the first page loads.
-    this.proxy.onWebSocket = (ws) =>
-      this.requests.judge({ kind: "websocket", method: "WS", url: ws.url, bodyBytes: null });
-    await new RequestHold(this.requests).attach(this.context);
+    if (this.holdRequests) {
+      this.proxy.onWebSocket = (ws) =>
+        this.requests.judge({ kind: "websocket", method: "WS", url: ws.url, bodyBytes: null });
+      await new RequestHold(this.requests).attach(this.context);
+    } else this.proxy.onWebSocket = async () => true;
     if (start.cookies && start.cookies.length > 0) {
       await this.context.addCookies(start.cookies.map((c) => ({ ...c, path: c.path ?? "/" })));
     }
@@ -265,17 +274,16 @@ export class BrowserEnvironment implements Environment {
 
   /**
    * What a press at a point, or a key on the focus, would activate in the current page (the gate's
-   * reading). For a point, the pointer goes there first and the page gets two frames to react, then
+   * reading). For a point, the pointer goes there first and the page gets a frame to react, then
    * the page is read: what a page shows under a resting pointer (hover menus, or a "Save" that turns
    * into "Delete account" on mousemove) is what the press will meet, since the press does not move.
+   * A page that changes later still meets the consequence gate: what it changes is held there.
    */
   async probe(query: ProbeQuery): Promise<Probe> {
     if (!this.page || !this.cdp) return { ok: false, reason: "the browser has no page open" };
     const read = async () => {
-      if (query.kind === "point") {
-        await this.input.moveTo(query.x, query.y);
-        await this.live().page.evaluate(TWO_FRAMES);
-      }
+      // The pointer goes first; the reading waits for the page's next frame (probe.ts).
+      if (query.kind === "point") await this.input.moveTo(query.x, query.y);
       return probeThroughCdp(this.live().cdp, query);
     };
     return this.guard.race(read(), "the confirmation gate's reading of the page");

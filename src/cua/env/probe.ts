@@ -5,6 +5,7 @@
  * For a point, CDP's own hit test (`DOM.getNodeForLocation`) first names the deepest node there —
  * inside shadow roots, closed ones too, which no script can enter — and the script starts from it.
  * A focus the script cannot see (inside a closed shadow root) is read from that root, which CDP hands over.
+ * A point is read at the page's next animation frame after the pointer arrived there.
  * Any failure is a `{ ok: false }` reading with the reason: the gate then refuses (fails closed).
  */
 import { z } from "zod";
@@ -95,10 +96,22 @@ export async function probeThroughCdp(
   }
 }
 
+/**
+ * Resolves at the page's next animation frame, from the gate's world (a page that redefines its own
+ * requestAnimationFrame cannot cut the wait short or hold it). The page's handlers for the pointer's
+ * arrival have run by then, and what they scheduled for the next frame too.
+ */
+const NEXT_FRAME = "() => new Promise((r) => requestAnimationFrame(() => r(true)))";
+
 /** The script's answer: for a point, from CDP's hit test's node; for a hidden focus, from the a11y tree's. */
 async function read(cdp: CdpSender, q: ProbeQuery, fresh: boolean): Promise<unknown> {
   const contextId = await world(cdp, fresh);
   if (q.kind === "point") {
+    await cdp.send("Runtime.callFunctionOn", {
+      functionDeclaration: NEXT_FRAME,
+      executionContextId: contextId,
+      awaitPromise: true,
+    });
     const hit = await nodeAt(cdp, q.x, q.y, contextId);
     return call(cdp, contextId, q, hit);
   }

@@ -31,7 +31,6 @@ import {
 } from "../types.js";
 import { collectElements, type ViewportPlacement } from "./a11y.js";
 import { DEFAULT_SCREEN } from "./browser.js";
-import { TWO_FRAMES } from "./browser-input.js";
 import {
   artifactsDirOf,
   assertChromium,
@@ -236,7 +235,6 @@ export class X11Environment implements Environment {
         // As in the headless browser: the pointer rests where it will press, the page reacts, then it
         // is read. xdotool's click there moves nothing (the X server sends no motion for no change).
         await this.xdotool(["mousemove", String(Math.round(query.x)), String(Math.round(query.y))]);
-        await inner.page.evaluate(TWO_FRAMES);
       }
       return probeThroughCdp(inner.cdp, query, placement.offset);
     };
