@@ -142,14 +142,18 @@ export const PROBE_SCRIPT = String.raw`(q, pierced) => {
     }
     return short(out);
   };
-  /** Its visible content is pictures, not text: an image, a canvas, an icon font's background. */
+  /**
+   * Its visible content is a picture that could hold words: an image, a canvas, an SVG or a
+   * background image at least 40 px wide and twice as wide as tall (a line of text), or 64 px both
+   * ways. A smaller picture is an icon (a close "x", a trash can): judged by the control's name.
+   */
+  const wordsSized = (r) => (r.width >= 40 && r.width >= 2 * r.height) || (r.width >= 64 && r.height >= 64);
   const pictured = (el) => {
-    if (el.matches(IMAGERY) || styleOf(el).backgroundImage !== "none") return true;
+    if ((el.matches(IMAGERY) || styleOf(el).backgroundImage !== "none") && wordsSized(el.getBoundingClientRect())) return true;
     const inner = el.querySelectorAll("*");
     for (let i = 0; i < inner.length && i < MAX_NODES; i++) {
       const n = inner[i];
-      if (n.matches(IMAGERY)) return true;
-      if (styleOf(n).backgroundImage !== "none") return true;
+      if ((n.matches(IMAGERY) || styleOf(n).backgroundImage !== "none") && wordsSized(n.getBoundingClientRect())) return true;
     }
     return false;
   };
