@@ -26,13 +26,8 @@ import { cleanDom, DEFAULT_DOM_BUDGET } from "./dom.js";
 import { type EgressProxy, type EgressRefusal, originRule } from "./egress.js";
 import { browserPid, type LaunchedChromium, launchChromium } from "./launch.js";
 import { PageActivity } from "./page-activity.js";
-import {
-  type DownloadRecord,
-  type PageEvents,
-  PageGuard,
-  type PageGuardOptions,
-  RENDERER_HEAP_MB,
-} from "./page-guard.js";
+import type { DownloadRecord } from "./page-downloads.js";
+import { type PageEvents, PageGuard, type PageGuardOptions, RENDERER_HEAP_MB } from "./page-guard.js";
 import { probeThroughCdp } from "./probe.js";
 import { RequestGate } from "./request-gate.js";
 import { RequestHold } from "./request-hold.js";

@@ -7,6 +7,9 @@
  * A plain ws:// handshake is read for its path; a wss:// one is TLS, whose path stays unseen.
  */
 
+import type { Socket } from "node:net";
+import type { EgressAddress } from "./egress-address.js";
+
 /** What a SOCKS5 client sends first: its version and the authentication methods it offers. */
 export type SocksGreeting = { need: true } | { need: false; noAuth: boolean; rest: Buffer };
 
@@ -71,4 +74,88 @@ export function webSocketUrl(host: string, port: number, first: Buffer): string 
   if (!first.includes("\r\n")) return first.length > 8192 ? `ws://${authority}/` : undefined;
   const target = /^[A-Z]+ (\S+) HTTP\/1\.[01]$/.exec(line)?.[1] ?? "/";
   return `ws://${authority}${target.startsWith("/") ? target : "/"}`;
+}
+
+/** What the SOCKS5 side needs from the proxy around it. */
+export interface SocksDeps {
+  /** Whether host:port may be reached, and at which address (the allowlist, then the address check). */
+  destination(host: string, port: number): Promise<EgressAddress>;
+  /** Record a refusal by the allowlist. */
+  refuse(host: string, port: number): void;
+  /** The consequence gate: may this WebSocket open? */
+  ask(open: { url: string; host: string; port: number }): Promise<boolean>;
+  /** Connect the client to address:port, `head` sent first, and pipe both ways. */
+  tunnel(address: string, port: number, head: Buffer): void;
+}
+
+/**
+ * A SOCKS5 client: Chromium opening a WebSocket. The host and port pass the allowlist as any other
+ * request does; then the first bytes through the tunnel name the WebSocket, which is held for the
+ * gate before anything reaches the server. Refused, a ws:// open gets a 403 to its handshake and a
+ * wss:// one a closed socket: the page's WebSocket fails with an error event either way.
+ */
+export function serveSocks(client: Socket, first: Buffer, deps: SocksDeps): void {
+  let buf = first;
+  let stage: "greeting" | "request" | "first" | "done" = "greeting";
+  let target: { host: string; port: number; address: string } | undefined;
+  const step = (): void => {
+    if (stage === "greeting") {
+      const g = parseSocksGreeting(buf);
+      if (g.need) return;
+      if (!g.noAuth) return void client.end(Buffer.from([5, 0xff]));
+      client.write(Buffer.from([5, 0]));
+      buf = g.rest;
+      stage = "request";
+    }
+    if (stage === "request") {
+      const r = parseSocksRequest(buf);
+      if (r.need) return;
+      if (!r.ok) return void client.end(socksReply(r.reply));
+      stage = "done"; // until the destination is known
+      const { host, port } = r;
+      const consumed = buf.length - r.rest.length;
+      void deps.destination(host, port).then((dest) => {
+        if (!dest.ok) {
+          deps.refuse(host, port);
+          return void client.end(socksReply(SOCKS.notAllowed));
+        }
+        target = { host, port, address: dest.address };
+        // Success before the handshake: Chromium sends it (or its TLS hello) only after this reply.
+        client.write(socksReply(SOCKS.ok));
+        buf = buf.subarray(consumed); // with anything that arrived meanwhile
+        stage = "first";
+        step();
+      });
+      return;
+    }
+    if (stage === "first" && target && buf.length > 0) {
+      const url = webSocketUrl(target.host, target.port, buf);
+      if (url === undefined) return;
+      stage = "done";
+      client.pause();
+      client.off("data", more);
+      const t = target;
+      const held = buf;
+      void deps
+        .ask({ url, host: t.host, port: t.port })
+        .catch(() => false)
+        .then((yes) => {
+          if (!yes) {
+            if (url.startsWith("ws://"))
+              client.end("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+            else client.destroy();
+            return;
+          }
+          client.resume();
+          deps.tunnel(t.address, t.port, held);
+        });
+    }
+  };
+  const more = (chunk: Buffer) => {
+    buf = Buffer.concat([buf, chunk]);
+    if (buf.length > 64 * 1024) return void client.destroy();
+    step();
+  };
+  client.on("data", more);
+  step();
 }

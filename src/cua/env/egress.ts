@@ -21,7 +21,7 @@ import {
   resolveEgress,
   systemLookup,
 } from "./egress-address.js";
-import { parseSocksGreeting, parseSocksRequest, SOCKS, socksReply, webSocketUrl } from "./egress-socks.js";
+import { serveSocks } from "./egress-socks.js";
 
 export interface EgressRefusal {
   /** ISO time of the refusal. */
@@ -179,7 +179,13 @@ export class EgressProxy {
       s.once("close", () => this.sockets.delete(s));
       s.on("error", () => s.destroy());
       s.once("data", (first: Buffer) => {
-        if (first[0] === 5) return this.socks(s, first);
+        if (first[0] === 5)
+          return serveSocks(s, first, {
+            destination: (host, port) => this.destination(host, port),
+            refuse: (host, port) => this.refuse(`WEBSOCKET ${host}:${port}`, host, port),
+            ask: (open) => (this.onWebSocket ?? (async () => false))(open),
+            tunnel: (address, port, head) => this.tunnel(s, address, port, head, () => undefined),
+          });
         s.pause();
         s.unshift(first);
         this.http.emit("connection", s);
@@ -254,78 +260,6 @@ export class EgressProxy {
       this.sockets.delete(upstream);
       client.destroy();
     });
-  }
-
-  /**
-   * A SOCKS5 client: Chromium opening a WebSocket. The host and port pass the allowlist as any other
-   * request does; then the first bytes through the tunnel name the WebSocket, which is held for the
-   * gate before anything reaches the server. Refused, a ws:// open gets a 403 to its handshake and a
-   * wss:// one a closed socket: the page's WebSocket fails with an error event either way.
-   */
-  private socks(client: Socket, first: Buffer): void {
-    let buf = first;
-    let stage: "greeting" | "request" | "first" | "done" = "greeting";
-    let target: { host: string; port: number; address: string } | undefined;
-    const step = (): void => {
-      if (stage === "greeting") {
-        const g = parseSocksGreeting(buf);
-        if (g.need) return;
-        if (!g.noAuth) return void client.end(Buffer.from([5, 0xff]));
-        client.write(Buffer.from([5, 0]));
-        buf = g.rest;
-        stage = "request";
-      }
-      if (stage === "request") {
-        const r = parseSocksRequest(buf);
-        if (r.need) return;
-        if (!r.ok) return void client.end(socksReply(r.reply));
-        stage = "done"; // until the destination is known
-        const { host, port } = r;
-        const consumed = buf.length - r.rest.length;
-        void this.destination(host, port).then((dest) => {
-          if (!dest.ok) {
-            this.refuse(`WEBSOCKET ${host}:${port}`, host, port);
-            return void client.end(socksReply(SOCKS.notAllowed));
-          }
-          target = { host, port, address: dest.address };
-          // Success before the handshake: Chromium sends it (or its TLS hello) only after this reply.
-          client.write(socksReply(SOCKS.ok));
-          buf = buf.subarray(consumed); // with anything that arrived meanwhile
-          stage = "first";
-          step();
-        });
-        return;
-      }
-      if (stage === "first" && target && buf.length > 0) {
-        const url = webSocketUrl(target.host, target.port, buf);
-        if (url === undefined) return;
-        stage = "done";
-        client.pause();
-        client.off("data", more);
-        const t = target;
-        const held = buf;
-        const ask = this.onWebSocket ?? (async () => false);
-        void ask({ url, host: t.host, port: t.port })
-          .catch(() => false)
-          .then((yes) => {
-            if (!yes) {
-              if (url.startsWith("ws://"))
-                client.end("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
-              else client.destroy();
-              return;
-            }
-            client.resume();
-            this.tunnel(client, t.address, t.port, held, () => undefined);
-          });
-      }
-    };
-    const more = (chunk: Buffer) => {
-      buf = Buffer.concat([buf, chunk]);
-      if (buf.length > 64 * 1024) return void client.destroy();
-      step();
-    };
-    client.on("data", more);
-    step();
   }
 }
 

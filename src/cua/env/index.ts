@@ -11,9 +11,9 @@ export { CHROMIUM_PATH } from "./chromium.js";
 export { cleanDom, DEFAULT_DOM_BUDGET, truncateText } from "./dom.js";
 export { EgressProxy, type EgressRefusal, isAllowed, originRule, parseAllowHost } from "./egress.js";
 export { toPlaywrightKeys, toXdotoolKeys } from "./keys.js";
+export type { DownloadRecord } from "./page-downloads.js";
 export {
   DIALOG_LOOP_AT,
-  type DownloadRecord,
   MAX_OPEN_PAGES,
   NAVIGATION_TIMEOUT_MS,
   type PageEvents,
@@ -47,7 +47,8 @@ export { PIXELS_PER_WHEEL_NOTCH, xdotoolCommands } from "./x11-input.js";
 import type { Environment, Size } from "../types.js";
 import { BrowserEnvironment } from "./browser.js";
 import type { EgressRefusal } from "./egress.js";
-import type { DownloadRecord, PageEvents, PageGuardOptions } from "./page-guard.js";
+import type { DownloadRecord } from "./page-downloads.js";
+import type { PageEvents, PageGuardOptions } from "./page-guard.js";
 import { X11Environment } from "./x11.js";
 
 /** What both environments offer beyond the contract: the allowlist's refusals and page-state reads. */
