@@ -72,7 +72,8 @@ async function timeActions(
 }
 
 export async function benchGate(options: { n?: number; screen?: Size } = {}) {
-  const n = options.n ?? 20;
+  // Paired differences of two noisy actions: more pairs than a capture row needs.
+  const n = options.n ?? 40;
   const screen = options.screen ?? { width: 1400, height: 800 };
   const server = createServer((req, res) => {
     req.resume();

@@ -34,7 +34,6 @@ interface PausedRequest {
 }
 
 export class RequestHold {
-  private session: CDPSession | undefined;
   private readonly reasons = new NavigationReasons();
 
   constructor(private readonly gate: RequestGate) {}
@@ -44,16 +43,10 @@ export class RequestHold {
     const browser = context.browser();
     if (!browser) throw new Error("request hold: the context has no browser to attach to");
     const session = await browser.newBrowserCDPSession();
-    this.session = session;
     session.on("Fetch.requestPaused", (e: PausedRequest) => void this.paused(session, e));
     await session.send("Fetch.enable", { patterns: [{ urlPattern: "*", requestStage: "Request" }] });
     context.on("page", (page) => void this.watch(page));
     await Promise.all(context.pages().map((page) => this.watch(page)));
-  }
-
-  /** Stop holding (the browser is closing). */
-  detach(): void {
-    this.session = undefined;
   }
 
   private async watch(page: Page): Promise<void> {
@@ -82,7 +75,6 @@ export class RequestHold {
         bodyBytes: bodyBytes(request),
       });
       if (allowed) return void (await go());
-      if (this.session !== session) return; // closing: the browser goes with it
       if (resourceType === "Document")
         await session.send("Fetch.fulfillRequest", { requestId, responseCode: 204, body: "" });
       else await session.send("Fetch.failRequest", { requestId, errorReason: "BlockedByClient" });
@@ -105,7 +97,8 @@ class NavigationReasons {
   private readonly byUrl = new Map<string, { reason: string; at: number }>();
   private readonly waiting = new Map<string, Array<() => void>>();
 
-  record(url: string, reason: string): void {
+  record(raw: string, reason: string): void {
+    const url = withoutFragment(raw);
     const now = performance.now();
     for (const [u, r] of this.byUrl) if (now - r.at > REASON_TTL_MS) this.byUrl.delete(u);
     this.byUrl.set(url, { reason, at: now });
@@ -114,7 +107,8 @@ class NavigationReasons {
   }
 
   /** The reason recorded for `url` (consumed), waiting up to `graceMs` for it to arrive. */
-  async take(url: string, graceMs: number): Promise<string | undefined> {
+  async take(raw: string, graceMs: number): Promise<string | undefined> {
+    const url = withoutFragment(raw);
     if (!this.byUrl.has(url)) {
       await new Promise<void>((resolve) => {
         const wake = () => {
@@ -134,6 +128,12 @@ class NavigationReasons {
     this.byUrl.delete(url);
     return found?.reason;
   }
+}
+
+/** A URL as a request carries it (the fragment never leaves the browser). */
+function withoutFragment(url: string): string {
+  const hash = url.indexOf("#");
+  return hash < 0 ? url : url.slice(0, hash);
 }
 
 /** The body's size from what CDP says of it; null when it does not say (a streamed or file body). */
