@@ -416,7 +416,7 @@ const ROWS: Row[] = [
     name: "Delete account in a closed shadow root",
     steps: CLICK,
     label: /^click on button "Delete account"/,
-    labelBlind: true,
+
     real: true,
   },
   {
@@ -541,7 +541,7 @@ const ROWS: Row[] = [
     name: "Enter in a field of a form whose hidden field says op=delete",
     steps: [{ click: AT }, { key: "Enter" }],
     label: /^key Enter on button "Save" \(its form's submit button; matched "delete"\)/,
-    labelBlind: true,
+
     real: true,
   },
 
@@ -592,7 +592,7 @@ const ROWS: Row[] = [
     steps: [{ drag: { from: { x: 160, y: 120 }, to: { x: 500, y: 150 } } }],
     label:
       /^drag on drop zone "Drop here to delete your account" \(release, the drop zone; matched "delete"\)/,
-    labelBlind: true,
+
     real: true,
   },
   {
