@@ -13,7 +13,7 @@ demo: build
 test: build
 	@npm run --silent typecheck
 	@npm run --silent lint
-	@npm test
+	@npm run --silent test:all
 
 bench: build
 	@npm run --silent bench

@@ -3,9 +3,15 @@ import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 import { TEST_HANG_GUARD_MS } from "./src/testing/time.js";
 
+/**
+ * Two tiers, named by folder (CONTRIBUTING.md says which to run when):
+ * - fast: the unit tests next to their sources (src/**) — no browser, no Redis, no whole task runs;
+ *   `npm test`, for while you work;
+ * - slow: end-to-end and cross-area tests (test/**) and the benchmarks' own tests (bench/**);
+ *   `make test` (and CI) runs both.
+ */
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts", "bench/**/*.test.ts"],
     // Hang guards, not speed targets: a test on a machine four times slower must still pass.
     testTimeout: TEST_HANG_GUARD_MS,
     hookTimeout: TEST_HANG_GUARD_MS,
@@ -14,5 +20,11 @@ export default defineConfig({
     maxWorkers: 3,
     // Built task repositories are cached by content; tests keep theirs out of the user's ~/.cache.
     env: { ACILAB_CACHE: join(tmpdir(), "acilab-test-cache") },
+    // The last line names what was skipped for want of a tool (src/testing/needs.ts).
+    reporters: ["default", "./src/testing/skip-summary.ts"],
+    projects: [
+      { extends: true, test: { name: "fast", include: ["src/**/*.test.ts"] } },
+      { extends: true, test: { name: "slow", include: ["test/**/*.test.ts", "bench/**/*.test.ts"] } },
+    ],
   },
 });

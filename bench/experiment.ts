@@ -18,7 +18,7 @@ import {
   readExperimentDir,
   runExperiment,
 } from "../src/experiment/index.js";
-import { runAnyTask, toolsRun } from "../src/run/index.js";
+import { actorOf, runKind, toolsRun } from "../src/run/index.js";
 import { acmeTask } from "../src/tasks/index.js";
 import { type BenchRow, summarise } from "./stats.js";
 
@@ -45,8 +45,8 @@ async function overheadPerAttempt(root: string): Promise<{ bare: number[]; overh
   const bareBatch = async (tag: string) => {
     for (let i = 0; i < OVERHEAD_ATTEMPTS; i++) {
       const start = performance.now();
-      await runAnyTask(toolsRun(acmeTask, { actionFormat: "code" }), {
-        policySpec: "scripted",
+      await runKind(toolsRun(acmeTask, { actionFormat: "code" }), {
+        actor: actorOf("scripted"),
         out: join(root, `bare-${tag}-${i}`),
       });
       bare.push(performance.now() - start);

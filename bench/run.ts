@@ -23,6 +23,7 @@ import { benchSandbox } from "./sandbox.js";
 import { benchScale } from "./scale.js";
 import { benchSearch } from "./search.js";
 import type { BenchRow } from "./stats.js";
+import { benchTwinPlanning } from "./twin-planning.js";
 import { benchWorkspaces } from "./workspace.js";
 
 /** Per-query latency target of the file and search tools: 150 ms, well under a model turn. */
@@ -76,7 +77,7 @@ async function main(): Promise<void> {
   }
   if (!only || only === "runsc") rows.push(...(await benchRunsc()));
   if (!only || only === "grading") {
-    rows.push(...(await benchGradeOverhead()));
+    rows.push(...(await benchGradeOverhead()), ...(await benchTwinPlanning()));
     const [parse] = await benchGrading({ repeats: 5 });
     if (parse)
       rows.push({ name: parse.name, n: 5, medianMs: parse.value, p95Ms: parse.value, targetMs: 1000 });

@@ -13,13 +13,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import {
-  type AttemptRow,
-  loadExperiment,
-  type RunFields,
-  runAttemptHere,
-  runExperiment,
-} from "../src/experiment/index.js";
+import { type AttemptRow, loadExperiment, runAttemptHere, runExperiment } from "../src/experiment/index.js";
+import { type RunSettings, resolveRunSpec } from "../src/run/index.js";
 import {
   acilabVersion,
   BundlePublisher,
@@ -71,7 +66,7 @@ function builtinJob(
   arm: string,
   kind: "tools" | "coding",
   task: string,
-  fields: RunFields,
+  settings: RunSettings,
 ): JobSpec {
   return {
     protocol: JOB_PROTOCOL,
@@ -79,8 +74,7 @@ function builtinJob(
     run,
     kind: "attempt",
     attempt: { arm, arm_version: 1, arm_hash: "bench", task_kind: kind, task, repeat },
-    fields,
-    policy: "scripted",
+    spec: resolveRunSpec({ policy: "scripted", ...settings }).spec,
     task: { source: "builtin", id: task },
   };
 }
@@ -99,8 +93,7 @@ async function localAcme(root: string, n: number, tag: string): Promise<number[]
         armHash: "bench",
         runUid: "bench",
         ref: { kind: "tools", id: "acme", source: "builtin" },
-        fields: { action_format: "code" },
-        policySpec: "scripted",
+        spec: resolveRunSpec({ policy: "scripted", action_format: "code" }).spec,
         out: join(root, `local-${tag}-${i}`),
       },
       undefined,

@@ -156,6 +156,7 @@ export async function benchSearch(options: SearchBenchOptions = {}): Promise<Sea
       workspace: root,
       exec: () => Promise.reject(new Error("search tools do not use the sandbox")),
       close: async () => {},
+      networkLog: () => [],
     };
     const ctx: ToolContext = {
       root,

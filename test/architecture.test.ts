@@ -124,3 +124,14 @@ describe("checkLayout on a tree built to break each rule", () => {
     });
   });
 });
+
+describe("README's area table", () => {
+  it("names every area's folder, so a newcomer finds each one from the README", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const table = readme.slice(readme.indexOf("| area | folder |"), readme.indexOf("## Development"));
+    const named = new Set([...table.matchAll(/`src\/([a-z]+)\/`/g)].map((m) => m[1]));
+    const areas = new Set(readSources(ROOT, ["src"]).flatMap((f) => areaOf(f.path) ?? []));
+    expect([...areas].filter((a) => !named.has(a)).sort()).toEqual([]);
+    expect([...named].filter((a) => a !== undefined && !areas.has(a)).sort()).toEqual([]);
+  });
+});

@@ -5,4 +5,9 @@
 
 export { STAGES as AGENTLESS_STAGES, type Stage as AgentlessStage } from "./prompts.js";
 export { AGENTLESS_CHAIN } from "./validate.js";
-export { AGENTLESS_MAX_OUTPUT_TOKENS, type AgentlessRun, runAgentless } from "./workflow.js";
+export {
+  AGENTLESS_MAX_OUTPUT_TOKENS,
+  type AgentlessActor,
+  type AgentlessRun,
+  runAgentless,
+} from "./workflow.js";

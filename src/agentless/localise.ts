@@ -11,10 +11,19 @@ import {
   localiseLinesPrompt,
   localiseUnitsPrompt,
   numbered,
+  type Prompt,
   type Stage,
 } from "./prompts.js";
-import { type LineRange, type PickedUnit, parseFileList, parseLineRanges, parseUnits } from "./replies.js";
+import {
+  type LineRange,
+  type Picked,
+  type PickedUnit,
+  parseFileList,
+  parseLineRanges,
+  parseUnits,
+} from "./replies.js";
 import { type CodeUnit, skeletonOf } from "./skeleton.js";
+import { askStage } from "./stage.js";
 
 export interface Location {
   files: string[];
@@ -34,51 +43,58 @@ export interface LocaliseInput {
 /** Localisation is greedy: one answer per stage, the model's most likely one. */
 const LOCALISE_TEMPERATURE = 0;
 
-export function stageRecord(
-  trajectory: TrajectorySink,
-  stage: Stage,
-  outcome: "ok" | "failed",
-  detail: string,
-  data: Record<string, unknown>,
-): void {
-  trajectory.write({ type: "stage", stage, outcome, detail, data });
+/** How a stage's record reads: `2 file(s): a.py, b.py`, and the data field the kept items go in. */
+interface PickReport<T> {
+  /** Why a reply with nothing usable cannot be used. */
+  none: string;
+  noun: string;
+  show: (item: T) => string;
+  key: string;
+  /** How each kept item is recorded; the item itself when absent. */
+  record?: (item: T) => unknown;
 }
 
-/** Records the failure and ends the run: the stage's output cannot be used. */
-function unusable(input: LocaliseInput, stage: Stage, detail: string, data: Record<string, unknown>): never {
-  stageRecord(input.trajectory, stage, "failed", detail, data);
-  throw new WorkflowStop("format_errors", `${stage}: ${detail}`);
+/**
+ * One stage: a greedy ask whose reply names things of the repository. What exists is kept and
+ * recorded with what was dropped; nothing usable is recorded and ends the run.
+ */
+async function pick<T>(
+  input: LocaliseInput,
+  stage: Stage,
+  prompt: Prompt,
+  parse: (reply: string) => Picked<T>,
+  report: PickReport<T>,
+): Promise<T[]> {
+  const outcome = await askStage(input, stage, prompt, LOCALISE_TEMPERATURE, (reply) => {
+    const { picked, dropped } = parse(reply);
+    if (picked.length === 0) return { ok: false, detail: report.none, data: { dropped } };
+    return {
+      ok: true,
+      value: picked,
+      detail: `${picked.length} ${report.noun}(s): ${picked.map(report.show).join(", ")}`,
+      data: { [report.key]: report.record ? picked.map(report.record) : picked, dropped },
+    };
+  });
+  if (!outcome.ok) throw new WorkflowStop("format_errors", `${stage}: ${outcome.detail}`);
+  return outcome.value;
 }
 
 export async function localise(input: LocaliseInput): Promise<Location> {
-  const { issue, model, trajectory } = input;
+  const { issue } = input;
   // (a) Files.
-  const fileReply = await model.ask(
+  const files = await pick(
+    input,
     "localise-files",
     localiseFilesPrompt(issue, input.tree),
-    LOCALISE_TEMPERATURE,
-  );
-  const files = parseFileList(fileReply, new Set(input.tree));
-  if (files.picked.length === 0)
-    unusable(input, "localise-files", "the reply names no file of the repository", {
-      dropped: files.dropped,
-    });
-  stageRecord(
-    trajectory,
-    "localise-files",
-    "ok",
-    `${files.picked.length} file(s): ${files.picked.join(", ")}`,
-    {
-      files: files.picked,
-      dropped: files.dropped,
-    },
+    (reply) => parseFileList(reply, new Set(input.tree)),
+    { none: "the reply names no file of the repository", noun: "file", show: (path) => path, key: "files" },
   );
 
   // (b) Classes and functions, from skeletons.
   const texts = new Map<string, string>();
   const units = new Map<string, CodeUnit[]>();
   const skeletons: { path: string; text: string }[] = [];
-  for (const path of files.picked) {
+  for (const path of files) {
     const text = await input.readBase(path);
     texts.set(path, text);
     const skeleton = await skeletonOf(path, text);
@@ -87,58 +103,39 @@ export async function localise(input: LocaliseInput): Promise<Location> {
     units.set(path, skeleton?.units ?? [{ name: path, kind: "function", startLine: 1, endLine: lineCount }]);
     skeletons.push({ path, text: skeleton?.text ?? text });
   }
-  const unitReply = await model.ask(
+  const picked = await pick(
+    input,
     "localise-units",
     localiseUnitsPrompt(issue, skeletons),
-    LOCALISE_TEMPERATURE,
-  );
-  const picked = parseUnits(unitReply, units);
-  if (picked.picked.length === 0)
-    unusable(input, "localise-units", "the reply names no class or function of the chosen files", {
-      dropped: picked.dropped,
-    });
-  stageRecord(
-    trajectory,
-    "localise-units",
-    "ok",
-    `${picked.picked.length} unit(s): ${picked.picked.map((u) => `${u.path}:${u.unit.name}`).join(", ")}`,
+    (reply) => parseUnits(reply, units),
     {
-      units: picked.picked.map((u) => ({
-        path: u.path,
-        name: u.unit.name,
-        lines: [u.unit.startLine, u.unit.endLine],
-      })),
-      dropped: picked.dropped,
+      none: "the reply names no class or function of the chosen files",
+      noun: "unit",
+      show: (u) => `${u.path}:${u.unit.name}`,
+      key: "units",
+      record: (u) => ({ path: u.path, name: u.unit.name, lines: [u.unit.startLine, u.unit.endLine] }),
     },
   );
 
   // (c) Lines, from the units' numbered source.
-  const sources = picked.picked.map((u) => ({
+  const sources = picked.map((u) => ({
     path: u.path,
     numbered: numbered(texts.get(u.path) as string, u.unit.startLine, u.unit.endLine),
   }));
   const lineCounts = new Map(
-    [...new Set(picked.picked.map((u) => u.path))].map((p) => [
-      p,
-      (texts.get(p) as string).split("\n").length,
-    ]),
+    [...new Set(picked.map((u) => u.path))].map((p) => [p, (texts.get(p) as string).split("\n").length]),
   );
-  const lineReply = await model.ask(
+  const ranges = await pick(
+    input,
     "localise-lines",
     localiseLinesPrompt(issue, sources),
-    LOCALISE_TEMPERATURE,
+    (reply) => parseLineRanges(reply, lineCounts),
+    {
+      none: "the reply names no line range inside the chosen units' files",
+      noun: "range",
+      show: (r) => `${r.path}:${r.start}-${r.end}`,
+      key: "ranges",
+    },
   );
-  const ranges = parseLineRanges(lineReply, lineCounts);
-  if (ranges.picked.length === 0)
-    unusable(input, "localise-lines", "the reply names no line range inside the chosen units' files", {
-      dropped: ranges.dropped,
-    });
-  stageRecord(
-    trajectory,
-    "localise-lines",
-    "ok",
-    `${ranges.picked.length} range(s): ${ranges.picked.map((r) => `${r.path}:${r.start}-${r.end}`).join(", ")}`,
-    { ranges: ranges.picked, dropped: ranges.dropped },
-  );
-  return { files: files.picked, units: picked.picked, ranges: ranges.picked };
+  return { files, units: picked, ranges };
 }

@@ -13,12 +13,12 @@ import {
 } from "../select/index.js";
 import type { GradeOptions, Instance } from "../swebench/index.js";
 import type { TrajectorySink } from "../trajectory/index.js";
-import { stageRecord } from "./localise.js";
 import type { StageModel } from "./model.js";
 import { reproducePrompt } from "./prompts.js";
 import type { RepairCandidate } from "./repair.js";
 import { parseCodeBlock } from "./replies.js";
 import { newFilePatch } from "./segments.js";
+import { askStage, stageRecord } from "./stage.js";
 
 /** Agentless's own order: drop what breaks passing tests, keep what fixes the reproduction, then vote. */
 export const AGENTLESS_CHAIN = "regression>reproduction>vote";
@@ -42,30 +42,25 @@ export async function reproduce(input: ReproduceInput): Promise<string | undefin
     path: input.example.path,
     head: input.example.text.split("\n").slice(0, EXAMPLE_HEAD_LINES).join("\n"),
   };
-  const reply = await input.model.ask(
-    "reproduce",
-    reproducePrompt(input.issue, { path: input.path, command: input.command, example }),
-    0,
-  );
-  const block = parseCodeBlock(reply);
-  if ("error" in block) {
+  const prompt = reproducePrompt(input.issue, { path: input.path, command: input.command, example });
+  const test = await askStage(input, "reproduce", prompt, 0, (reply) => {
+    const block = parseCodeBlock(reply);
     // The test is evidence, not the fix: without it the chain's reproduction stage just decides nothing.
-    stageRecord(
-      input.trajectory,
-      "reproduce",
-      "failed",
-      `${block.error}; validating without a reproduction test`,
-      {
-        path: input.path,
-      },
-    );
-    return undefined;
-  }
-  stageRecord(input.trajectory, "reproduce", "ok", `a reproduction test at ${input.path}`, {
-    path: input.path,
-    lines: block.code.split("\n").length,
+    if ("error" in block) {
+      return {
+        ok: false,
+        detail: `${block.error}; validating without a reproduction test`,
+        data: { path: input.path },
+      };
+    }
+    return {
+      ok: true,
+      value: block.code,
+      detail: `a reproduction test at ${input.path}`,
+      data: { path: input.path, lines: block.code.split("\n").length },
+    };
   });
-  return newFilePatch(input.path, block.code);
+  return test.ok ? newFilePatch(input.path, test.value) : undefined;
 }
 
 export interface VoteInput {

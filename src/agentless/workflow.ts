@@ -7,24 +7,32 @@
 
 import type { Ledger } from "../ledger/index.js";
 import { type Limits, type RunOutcome, runEndRecord, runStartRecord, usageOf } from "../loop/index.js";
-import type { AgentlessPolicy } from "../policies/index.js";
+import type { AgentlessSettings, Policy } from "../policies/index.js";
 import type { GradeOptions } from "../swebench/index.js";
 import { isTestPath } from "../swebench/index.js";
 import { checkoutTask, type Task, taskInstance, taskRepository } from "../tasks/index.js";
 import type { TrajectorySink } from "../trajectory/index.js";
 import { git, readTextInside, writeTextInside } from "../workspace/index.js";
-import { localise, stageRecord } from "./localise.js";
+import { localise } from "./localise.js";
 import { StageModel, WorkflowStop } from "./model.js";
 import { repair } from "./repair.js";
 import { reproductionPath } from "./segments.js";
+import { stageRecord } from "./stage.js";
 import { reproduce, validateAndVote } from "./validate.js";
 
 /** A stage answers with a list, a few edits or one test file: 4096 tokens is room for all three. */
 export const AGENTLESS_MAX_OUTPUT_TOKENS = 4096;
 
+/** The workflow as a run's actor: its spec as written, the model it drives, and its settings. */
+export interface AgentlessActor {
+  spec: string;
+  model: Policy;
+  settings: AgentlessSettings;
+}
+
 export interface AgentlessRun {
   task: Task;
-  policy: AgentlessPolicy;
+  actor: AgentlessActor;
   ledger: Ledger;
   trajectory: TrajectorySink;
   runId: string;
@@ -43,7 +51,7 @@ export async function runAgentless(run: AgentlessRun): Promise<RunOutcome> {
     runStartRecord({
       runId: run.runId,
       task: run.task.id,
-      policy: run.policy.spec,
+      policy: run.actor.spec,
       tools: "agentless",
       history: "all",
       limits: run.limits,
@@ -53,7 +61,7 @@ export async function runAgentless(run: AgentlessRun): Promise<RunOutcome> {
     }),
   );
   const model = new StageModel({
-    policy: run.policy.inner,
+    policy: run.actor.model,
     ledger: run.ledger,
     trajectory: run.trajectory,
     limits: run.limits,
@@ -106,7 +114,7 @@ async function stages(run: AgentlessRun, model: StageModel): Promise<string> {
     const location = await localise({ issue: task.issue, tree, readBase, model, trajectory });
     const base = new Map<string, string>();
     for (const path of location.files) base.set(path, await readBase(path));
-    const { k, temperature } = run.policy.settings;
+    const { k, temperature } = run.actor.settings;
     const candidates = await repair({
       issue: task.issue,
       ranges: location.ranges,

@@ -1,7 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { resolveAutoPolicy } from "../policies/index.js";
 import { type BackendChoice, parseAllowRule, parseBackend } from "../sandbox/index.js";
-import type { GradingRules } from "../swebench/index.js";
+import { GRADING_RULES, type GradingRules } from "../swebench/index.js";
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig["options"]>;
 
@@ -48,12 +47,11 @@ export function numberOption(value: string | undefined, name: string, command: s
   return n;
 }
 
-const RULES: readonly GradingRules[] = ["hardened", "swebench"];
-
 /** `--rules hardened|swebench` (default hardened): which rules grade the hidden-test log. */
 export function rulesOption(value: string | undefined, command: string): GradingRules {
   if (value === undefined) return "hardened";
-  if ((RULES as readonly string[]).includes(value)) return value as GradingRules;
+  const rules = GRADING_RULES.find((r) => r === value);
+  if (rules) return rules;
   throw new UsageError(
     `--rules must be hardened (default: SWE-bench's rules plus tamper checks) or swebench (SWE-bench v5's verdicts exactly), got "${value}"`,
     command,
@@ -79,12 +77,4 @@ export function allowNetOption(values: string[] | undefined, command: string): s
     }
   }
   return values ?? [];
-}
-
-/** `--policy`: "auto" becomes a model when a key is set (and says which and why), else the spec as given. */
-export function policyFor(spec: string | undefined, out: (text: string) => void): string {
-  if (spec !== "auto") return spec ?? "scripted";
-  const auto = resolveAutoPolicy();
-  out(`policy: ${auto.spec} (${auto.why})`);
-  return auto.spec;
 }

@@ -8,11 +8,13 @@ describe("acilab cua", () => {
     expect((await cli(["cua", "--help"])).out).toContain("--observe");
     const bad = await cli(["cua", "--task", "notify-weekly", "--resolution", "1400by800"]);
     expect(bad.code).toBe(2);
-    expect(bad.err).toContain("--resolution must be WIDTHxHEIGHT");
+    expect(bad.err).toContain("--resolution 1400by800: resolution must be WIDTHxHEIGHT");
     const unknown = await cli(["cua", "--task", "no-such-task"]);
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain('unknown computer-use task "no-such-task"');
-    expect((await cli(["cua", "--task", "all", "--observe", "pixels"])).err).toContain("--observe must be");
+    expect((await cli(["cua", "--task", "all", "--observe", "pixels"])).err).toContain(
+      '--observe pixels: no observation kind "pixels" — use screenshot, a11y, som, dom',
+    );
   });
 
   it("names the task file, the field and the fix when a --task file is wrong", async () => {

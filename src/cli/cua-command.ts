@@ -1,19 +1,19 @@
 import { join } from "node:path";
-import type { CuaTask, ObserveKind, Size, TaskFile, TierName } from "../cua/index.js";
-import { type Limits, limitsFrom } from "../loop/index.js";
-import { allInput, type CuaRunResult, cuaRun, runAnyTask } from "../run/index.js";
-import { numberOption, UsageError } from "./args.js";
-import { imageSizeCommand } from "./cua-image-size.js";
+import type { CuaTask, TaskFile } from "../cua/index.js";
 import {
-  CUA_HELP,
-  CUA_OPTIONS,
-  observeOption,
-  resolutionOption,
-  taskOption,
-  tierOption,
-} from "./cua-options.js";
+  allInput,
+  type CuaRunResult,
+  observeFor,
+  type RunSpec,
+  resolveRunSpec,
+  runAnyTask,
+} from "../run/index.js";
+import { UsageError } from "./args.js";
+import { imageSizeCommand } from "./cua-image-size.js";
+import { CUA_HELP, CUA_OPTIONS, CUA_SETTING_NAMES, observeOption, taskOption } from "./cua-options.js";
 import { formatCost, formatTokens, table } from "./format.js";
 import { parseOptions } from "./options.js";
+import { settingsFromFlags } from "./run-settings.js";
 
 type Out = (line: string) => void;
 
@@ -21,14 +21,10 @@ export interface CuaCommandDeps {
   interruptSignal: () => { signal: AbortSignal; dispose: () => void };
 }
 
-/** What `acilab cua` was asked to run, checked: every task × observation, one episode each. */
+/** What `acilab cua` was asked to run, checked: every task × spec (one per `--observe` kind), one episode each. */
 export interface CuaRequest {
   tasks: Array<CuaTask | TaskFile>;
-  observes: ObserveKind[];
-  policySpec: string;
-  screen: Size;
-  tier: TierName | undefined;
-  limits: Partial<Limits>;
+  specs: RunSpec[];
   /** The output folder: the run's own when there is one run, else <root>/<task>/<observe>/. */
   root: string;
   json: boolean;
@@ -48,18 +44,20 @@ export async function cuaCommand(argv: string[], out: Out, deps: CuaCommandDeps)
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`, "cua");
   const tasks = taskOption(values.task ?? "");
-  const observes = observeOption(values.observe);
-  const screen = resolutionOption(values.resolution);
-  const tier = tierOption(values.tier);
-  const maxSteps = numberOption(values["max-steps"], "max-steps", "cua");
-  const budget = numberOption(values.budget, "budget", "cua");
+  const settings = settingsFromFlags(
+    values,
+    CUA_SETTING_NAMES.filter((n) => n !== "observe"),
+    "cua",
+  );
+  const { spec, auto } = resolveRunSpec(settings, { defaultPolicy: "scripted" });
+  if (auto) out(`policy: ${auto.spec} (${auto.why})`);
+  // One spec per `--observe` kind; the rest is the same for every episode.
+  const specs = observeOption(values.observe).map(
+    (observe): RunSpec => ({ ...spec, cua: { ...spec.cua, observe: observe ?? null } }),
+  );
   const request: CuaRequest = {
     tasks,
-    observes,
-    screen,
-    tier,
-    limits: limitsFrom({ maxSteps, budgetUsd: budget }),
-    policySpec: values.policy,
+    specs,
     root:
       values.out ??
       join("runs", `cua-${folderName(values.task ?? "")}-${new Date().toISOString().replace(/[:.]/g, "-")}`),
@@ -84,30 +82,21 @@ export async function runCuaRequest(
   out: Out,
   interruptSignal: CuaCommandDeps["interruptSignal"],
 ): Promise<number> {
-  const { tasks, observes, root } = request;
-  const single = tasks.length === 1 && observes.length === 1;
+  const { tasks, specs, root } = request;
+  const single = tasks.length === 1 && specs.length === 1;
   const interrupt = interruptSignal();
   const results: CuaRunResult[] = [];
   try {
     for (const task of tasks) {
-      for (const observe of observes) {
+      for (const spec of specs) {
         if (interrupt.signal.aborted) break;
+        const observe = observeFor(spec, task);
         if (!task.observe.includes(observe)) {
           out(`skip ${task.id} · ${observe}: the task does not apply to that observation`);
           continue;
         }
         const dir = single ? root : join(root, task.id, observe);
-        const kind = cuaRun(task, {
-          observe,
-          screen: request.screen,
-          ...(request.tier ? { tier: request.tier } : {}),
-          limits: request.limits,
-        });
-        const result = await runAnyTask(kind, {
-          policySpec: request.policySpec,
-          out: dir,
-          signal: interrupt.signal,
-        });
+        const result = await runAnyTask(spec, task, { out: dir, signal: interrupt.signal });
         results.push(result);
         if (!request.json) out(describe(result, dir));
       }

@@ -1,23 +1,20 @@
 /** The options and help of `acilab cua`, and how each option's value is checked. */
 import {
   type CuaTask,
-  DEFAULT_SCREEN,
   getCuaTask,
   listCuaTasks,
   loadTaskFiles,
   looksLikeTaskPath,
-  type ObserveKind,
-  parseScreen,
-  type Size,
   type TaskFile,
-  type TierName,
 } from "../cua/index.js";
 import { DEFAULT_CUA_LIMITS } from "../loop/index.js";
+import { RUN_SETTINGS, type RunSettings } from "../run/index.js";
 import { UsageError } from "./args.js";
 import { optionLines } from "./options.js";
-import { limitOptions, policyOption } from "./shared-options.js";
+import { limitDefaults, settingOptions, settingsFor } from "./run-settings.js";
 
-const OBSERVE_KINDS: readonly ObserveKind[] = ["screenshot", "a11y", "som"];
+/** The settings `acilab cua` takes: what computer-use tasks read. */
+export const CUA_SETTING_NAMES = settingsFor(["cua"]);
 
 export const CUA_OPTIONS = {
   task: {
@@ -25,36 +22,24 @@ export const CUA_OPTIONS = {
     value: "<id|path>",
     help: 'a task from "acilab tasks list" (kind cua), a task file (task.yaml) or a folder of them, a comma list, or all',
   },
-  policy: policyOption(
-    "scripted",
-    "who acts: scripted, scripted:<steps.json>, auto, or a model spec",
-    "scripted, the task's reference script, its targets resolved from the page's elements even on screenshot runs",
-  ),
-  observe: {
-    type: "string",
-    value: "<kinds>",
-    help: "what the model sees: screenshot | a11y (numbered elements) | som (numbered boxes drawn on the screenshot); a comma list runs each",
-    default: "screenshot",
-  },
-  resolution: {
-    type: "string",
-    value: "<WxH>",
-    help: "the browser's screen; the model's image follows --tier",
-    default: `${DEFAULT_SCREEN.width}x${DEFAULT_SCREEN.height}`,
-  },
-  tier: {
-    type: "string",
-    value: "<t>",
-    help: "vision tier that sizes the model's image: standard (1568 px / 1568 tokens) or high (2576 px / 4784 tokens)",
-    defaultHelp: "standard",
-  },
+  ...settingOptions(CUA_SETTING_NAMES, {
+    ...limitDefaults(DEFAULT_CUA_LIMITS),
+    policy: {
+      help: "who acts: scripted, scripted:<steps.json>, auto, or a model spec",
+      defaultHelp:
+        "scripted, the task's reference script, its targets resolved from the page's elements even on screenshot runs",
+    },
+    observe: {
+      help: "what the model sees: screenshot | a11y (numbered elements) | som (numbered boxes drawn on the screenshot) | dom (the cleaned page); a comma list runs each",
+      defaultHelp: "each task's first observation kind (a task file's `observe:` list, else screenshot)",
+    },
+  }),
   out: {
     type: "string",
     value: "<dir>",
     help: "where trajectory.jsonl, frames/, result.json and contact-sheet.png go",
     defaultHelp: "runs/cua-<task>-<time>; with several runs, <dir>/<task>/<observe>/",
   },
-  ...limitOptions(DEFAULT_CUA_LIMITS),
   json: { type: "boolean", help: "print result.json instead of the summary" },
 } as const;
 
@@ -86,27 +71,19 @@ export function taskOption(value: string): Array<CuaTask | TaskFile> {
   }
 }
 
-export function observeOption(value: string): ObserveKind[] {
-  const kinds = value.split(",").map((k) => k.trim());
-  for (const k of kinds)
-    if (!(OBSERVE_KINDS as readonly string[]).includes(k))
+/**
+ * `--observe a,b`: each kind checked as the setting is, or none (each task's own first kind). Every
+ * kind is one run per task; the rest of the spec is the same.
+ */
+export function observeOption(value: string | undefined): Array<RunSettings["observe"]> {
+  if (value === undefined) return [undefined];
+  return value.split(",").map((k) => {
+    const parsed = RUN_SETTINGS.observe.schema.safeParse(k.trim());
+    if (!parsed.success)
       throw new UsageError(
-        `--observe must be ${OBSERVE_KINDS.join(", ")} (or a comma list), got "${k}"`,
+        `--observe ${value}: ${parsed.error.issues[0]?.message ?? "invalid"} (or a comma list of them)`,
         "cua",
       );
-  return kinds as ObserveKind[];
-}
-
-export function resolutionOption(value: string): Size {
-  try {
-    return parseScreen(value);
-  } catch (err) {
-    throw new UsageError(`--${(err as Error).message}`, "cua");
-  }
-}
-
-export function tierOption(value: string | undefined): TierName | undefined {
-  if (value === undefined) return undefined;
-  if (value === "standard" || value === "high") return value;
-  throw new UsageError(`--tier must be standard or high, got "${value}"`, "cua");
+    return parsed.data;
+  });
 }

@@ -75,7 +75,7 @@ describe("acilab experiment validate", () => {
     const r = await cli("experiment", "validate", file);
     expect(r.code).toBe(1);
     expect(r.err.split("\n")).toEqual([
-      `${file}:4:12: arms[0].tools: no tool set "ful" — the tool sets are full, whole-file, no-search, no-tests, line-edit, shell-only, full-shell ("acilab tasks list --toolsets")`,
+      `${file}:4:12: arms[0].tools: no tool set "ful" — did you mean "full"? (the tool sets are full, whole-file, no-search, no-tests, line-edit, shell-only, full-shell: "acilab tasks list --toolsets")`,
       `${file}:6:10: repeats: must be a whole number from 1 to 100, got 0`,
       `2 problems in ${file}`,
     ]);

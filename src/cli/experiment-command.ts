@@ -5,11 +5,10 @@ import {
   EXAMPLE_EXPERIMENT,
   ExperimentError,
   formatProblem,
-  KIND_NAMES,
   type LoadedExperiment,
   loadExperiment,
-  type TaskKind,
 } from "../experiment/index.js";
+import { KIND_NAMES, type TaskKind } from "../run/index.js";
 import { UsageError } from "./args.js";
 import {
   EXPERIMENT_HELP,
@@ -98,7 +97,7 @@ function planJson(loaded: LoadedExperiment) {
   const { experiment } = loaded;
   return {
     ...experiment,
-    arms: loaded.arms.map((a) => ({ ...a, baseline: a.name === experiment.baseline })),
+    arms: loaded.arms.map(({ legacyHash: _, ...a }) => ({ ...a, baseline: a.name === experiment.baseline })),
     tasks: loaded.tasks,
     task_counts: Object.fromEntries(Object.entries(byKind(loaded)).map(([k, ids]) => [k, ids.length])),
     attempts: attemptCount(loaded),

@@ -10,7 +10,7 @@ import {
   loadPredictions,
   type RunSummary,
 } from "../swebench/index.js";
-import { numberOption, rulesOption, UsageError } from "./args.js";
+import { numberOption, rulesOption, sandboxOption, UsageError } from "./args.js";
 import { table } from "./format.js";
 import { interruptSignal } from "./interrupt.js";
 import { optionLines, parseOptions } from "./options.js";
@@ -19,9 +19,6 @@ import { type OpenQueue, openQueue, queueOptions } from "./queue-run.js";
 import { QUEUE_OPTIONS, RULES, SANDBOX, workersOption } from "./shared-options.js";
 
 type Out = (text: string) => void;
-
-/** What GradeOptions.backend accepts; the grader checks that the chosen one works here. */
-const GRADE_BACKENDS = ["auto", "bwrap", "process", "runsc"] as const;
 
 export const GRADE_OPTIONS = {
   instances: {
@@ -148,12 +145,7 @@ export async function gradeCommand(
   if (timeout === 0) throw new UsageError("--timeout must be more than 0 seconds", "grade");
   const rules = rulesOption(values.rules, "grade");
   const queued = queueOptions(values, "grade");
-  const backend = values.sandbox;
-  if (backend !== undefined && !(GRADE_BACKENDS as readonly string[]).includes(backend))
-    throw new UsageError(
-      `--sandbox "${backend}" is not a backend; use one of ${GRADE_BACKENDS.join(", ")}`,
-      "grade",
-    );
+  const backend = sandboxOption(values.sandbox, "grade");
 
   let loaded: {
     instances: ReturnType<typeof loadInstances>;
@@ -215,7 +207,7 @@ export async function gradeCommand(
       rerun: values.rerun === true,
       gradeOptions: {
         rules,
-        ...(backend !== undefined ? { backend } : {}),
+        backend,
         ...(timeout !== undefined ? { timeoutMs: timeout * 1000 } : {}),
       },
       onProgress: (e) => progress.tick(gradeTick(e)),

@@ -27,12 +27,11 @@ export async function main(
       case "run":
         return await (await import("./run-command.js")).runCommand(rest, out);
       case "suite": {
-        const [{ suiteCommand }, { policyFor, sandboxOption }, { interruptSignal }] = await Promise.all([
+        const [{ suiteCommand }, { interruptSignal }] = await Promise.all([
           import("./suite-command.js"),
-          import("./args.js"),
           import("./interrupt.js"),
         ]);
-        return await suiteCommand(rest, out, { policyFor, sandboxOption, interruptSignal });
+        return await suiteCommand(rest, out, { interruptSignal });
       }
       case "grade":
         return await (await import("./grade-command.js")).gradeCommand(rest, out, err);

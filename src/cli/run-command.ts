@@ -1,29 +1,20 @@
 import { join } from "node:path";
 import { listCuaTasks } from "../cua/index.js";
-import { REPO_MAP_CHOICES, type TaskHarnessChoice } from "../harness/index.js";
-import { DEFAULT_LIMITS, type Limits, limitsFrom } from "../loop/index.js";
+import { DEFAULT_LIMITS } from "../loop/index.js";
 import { POLICY_SPEC_HELP } from "../policies/index.js";
-import { codingRun, runAnyTask } from "../run/index.js";
-import type { BackendChoice } from "../sandbox/index.js";
-import type { GradingRules } from "../swebench/index.js";
+import { type RunSpec, runAnyTask } from "../run/index.js";
 import { type AnyTask, instanceTask, resolveTask, type Task, type ToolsTask } from "../tasks/index.js";
-import { ACTION_FORMATS, type ActionFormat } from "../tools/index.js";
-import {
-  allowNetOption,
-  choiceOption,
-  numberOption,
-  policyFor,
-  rulesOption,
-  sandboxOption,
-  UsageError,
-} from "./args.js";
+import { UsageError } from "./args.js";
 import { summary } from "./format.js";
 import { interruptSignal } from "./interrupt.js";
 import { optionLines, parseOptions } from "./options.js";
-import { ALLOW_NET, HISTORY, limitOptions, policyOption, RULES, SANDBOX, TOOLS } from "./shared-options.js";
+import { limitDefaults, settingOptions, settingsFor, specFromFlags } from "./run-settings.js";
 import { runToolsCommand } from "./tools-run.js";
 
 type Out = (text: string) => void;
+
+/** The settings `acilab run` takes: everything coding and tool tasks read. */
+const RUN_SETTING_NAMES = settingsFor(["coding", "tools"]);
 
 export const RUN_OPTIONS = {
   task: {
@@ -36,54 +27,20 @@ export const RUN_OPTIONS = {
     value: "<file>",
     help: 'take --task ID from this SWE-bench instances file ("tasks mirror", "tasks export"): its repository, tests and setup_commands',
   },
-  policy: policyOption(
-    "scripted",
-    'who acts; "auto" picks a model when ANTHROPIC_API_KEY or OPENAI_API_KEY is set',
-    "scripted, the task's reference script",
-  ),
-  tools: TOOLS,
-  history: HISTORY,
-  "action-format": {
-    type: "string",
-    value: "<f>",
-    help: "json: JSON tool calls; code: one Python/JavaScript program a turn (run_code) calling the tools as functions; both (tools tasks such as acme): run both and print turns, tool calls, input tokens and answers side by side",
-    default: "json",
-  },
+  ...settingOptions(RUN_SETTING_NAMES, {
+    ...limitDefaults(DEFAULT_LIMITS),
+    policy: { defaultHelp: "scripted, the task's reference script" },
+    action_format: {
+      help: "json: JSON tool calls; code: one Python/JavaScript program a turn (run_code) calling the tools as functions; both (tools tasks such as acme): run both and print turns, tool calls, input tokens and answers side by side",
+    },
+  }),
   out: {
     type: "string",
     value: "<dir>",
     help: "where to write trajectory.jsonl, patch.diff, result.json, report.json",
     defaultHelp: "runs/<task>-<time>",
   },
-  ...limitOptions(DEFAULT_LIMITS),
-  timeout: {
-    type: "string",
-    value: "<s>",
-    help: "wall-clock limit for the whole run, in seconds",
-    defaultHelp: String(DEFAULT_LIMITS.wallClockMs / 1000),
-  },
   json: { type: "boolean", help: "print result.json instead of the summary" },
-  sandbox: SANDBOX,
-  "allow-net": ALLOW_NET,
-  rules: RULES,
-  memory: {
-    type: "string",
-    value: "on|off",
-    help: "the task repository's AGENTS.md (CLAUDE.md as the fallback) in the prompt's cached prefix",
-    default: "on",
-  },
-  plan: { type: "string", value: "on|off", help: "offer the todo_write plan tool", default: "off" },
-  "repo-map": {
-    type: "string",
-    value: "<m>",
-    help: "the tree-sitter repo map: off | tool (the repo_map tool) | prefix (in the prompt's cached prefix)",
-    default: "off",
-  },
-  settings: {
-    type: "string",
-    value: "<file>",
-    help: "a settings file (Claude Code's format) whose hooks and deny rules apply to the run; ask rules are denials here",
-  },
 } as const;
 
 export const RUN_HELP = `acilab run — run an agent on one task, then grade it with the hidden tests
@@ -100,17 +57,11 @@ ${POLICY_SPEC_HELP.replace(/^/gm, "  ")}`;
 /** What `acilab run` was asked to do, checked; the code that performs it takes this and nothing else. */
 export interface RunRequest {
   task: AnyTask;
-  format: ActionFormat | "both";
-  policySpec: string;
-  tools: string;
-  history: string;
+  spec: RunSpec;
+  /** `--action-format both`: a tools task in both formats, side by side. */
+  both: boolean;
   out: string;
-  limits: Partial<Limits>;
   json: boolean;
-  sandbox: BackendChoice;
-  rules: GradingRules;
-  allowNet: string[];
-  harness: TaskHarnessChoice;
 }
 
 /** `acilab run`: parse, then run the task (coding or tools) and print its summary. */
@@ -131,40 +82,26 @@ export function parseRunRequest(argv: string[], out: Out): RunRequest | "help" {
   if (values.help) return "help";
   if (!values.task)
     throw new UsageError("--task is required (a built-in id such as median-even, or a task folder)", "run");
-  const format = actionFormatOption(values["action-format"]);
   if (listCuaTasks().some((t) => t.id === values.task))
     throw new UsageError(
       `task "${values.task}" is a computer-use task, which "acilab run" does not drive — run "acilab cua --task ${values.task}"`,
       "run",
     );
+  const format = values["action-format"];
+  if (format !== undefined && !["json", "code", "both"].includes(format))
+    throw new UsageError(`--action-format must be json, code or both, got "${format}"`, "run");
+  const both = format === "both";
   const task = values.instances ? instanceById(values.instances, values.task) : resolveTask(values.task);
-  if (task.kind === "coding" && format === "both")
+  if (task.kind === "coding" && both)
     throw new UsageError("--action-format both compares formats on a tools task such as acme", "run");
-  const maxSteps = numberOption(values["max-steps"], "max-steps", "run");
-  const budget = numberOption(values.budget, "budget", "run");
-  const timeout = numberOption(values.timeout, "timeout", "run");
-  const sandbox = sandboxOption(values.sandbox, "run");
-  const rules = rulesOption(values.rules, "run");
-  const allowNet = allowNetOption(values["allow-net"], "run");
-  const harness: TaskHarnessChoice = {
-    memory: choiceOption(values.memory, ["on", "off"], "memory", "run") === "on",
-    plan: choiceOption(values.plan, ["on", "off"], "plan", "run") === "on",
-    repoMap: choiceOption(values["repo-map"], REPO_MAP_CHOICES, "repo-map", "run"),
-    ...(values.settings ? { settings: values.settings } : {}),
-  };
+  const flags = both ? { ...values, "action-format": undefined } : values;
+  const { spec } = specFromFlags(flags, RUN_SETTING_NAMES, "run", { defaultPolicy: "scripted", out });
   return {
     task,
-    format,
-    policySpec: policyFor(values.policy, out),
-    tools: values.tools,
-    history: values.history,
+    spec,
+    both,
     out: values.out ?? join("runs", `${task.id}-${new Date().toISOString().replace(/[:.]/g, "-")}`),
-    limits: limitsFrom({ maxSteps, budgetUsd: budget, timeoutS: timeout }),
     json: values.json === true,
-    sandbox,
-    rules,
-    allowNet,
-    harness,
   };
 }
 
@@ -180,22 +117,15 @@ function instanceById(file: string, id: string): Task {
 /** Runs a coding task and prints its summary (or result.json); 130 when interrupted. */
 export async function runCodingRequest(request: RunRequest & { task: Task }, out: Out): Promise<number> {
   const interrupt = interruptSignal();
-  const task = codingRun(request.task, {
-    history: request.history,
-    limits: request.limits,
-    actionFormat: request.format === "both" ? "json" : request.format, // "both" was refused when parsing
-    tools: request.tools,
-    sandbox: request.sandbox,
-    rules: request.rules,
-    allowNet: request.allowNet,
-    harness: request.harness,
-  });
-  const result = await runAnyTask(task, {
-    policySpec: request.policySpec,
+  const result = await runAnyTask(request.spec, request.task, {
     out: request.out,
     signal: interrupt.signal,
+    log: (line) => process.stderr.write(`${line}\n`),
   }).finally(interrupt.dispose);
-  if (result.sandbox_warning && !request.json) out(`warning: ${result.sandbox_warning}`);
+  if (!request.json) {
+    if (result.sandbox_warning) out(`warning: ${result.sandbox_warning}`);
+    for (const w of result.warnings) out(`warning: ${w}`);
+  }
   out(request.json ? JSON.stringify(result, null, 2) : summary(result, request.out));
   return result.stop_reason === "aborted" ? 130 : 0;
 }
@@ -206,23 +136,13 @@ export async function runToolsRequest(request: RunRequest & { task: ToolsTask },
   const results = await runToolsCommand(
     {
       task: request.task,
-      format: request.format,
-      policySpec: request.policySpec,
-      history: request.history,
+      spec: request.spec,
+      both: request.both,
       out: request.out,
-      limits: request.limits,
       json: request.json,
-      sandbox: request.sandbox,
-      allowNet: request.allowNet,
       signal: interrupt.signal,
     },
     out,
   ).finally(interrupt.dispose);
   return results.some((r) => r.stop_reason === "aborted") ? 130 : 0;
-}
-
-function actionFormatOption(value: string): ActionFormat | "both" {
-  if (value === "both" || (ACTION_FORMATS as readonly string[]).includes(value))
-    return value as ActionFormat | "both";
-  throw new UsageError(`--action-format must be ${ACTION_FORMATS.join(", ")} or both, got "${value}"`, "run");
 }

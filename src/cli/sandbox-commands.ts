@@ -2,7 +2,7 @@ import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import {
-  BwrapSandbox,
+  BACKEND_CHOICES,
   type DoctorCheck,
   detectBackends,
   formatDecisions,
@@ -35,7 +35,7 @@ Usage: acilab doctor [--json] [--redis URL [--queue NAME]]
 Options:
 ${optionLines(DOCTOR_OPTIONS)}
 
-Checks bwrap (the default backend), runsc (gVisor), the process backend, cgroup v1/v2, seccomp and
+Checks bwrap (what the default, auto, uses where it works), runsc (gVisor), the process backend, cgroup v1/v2, seccomp and
 overlayfs, then every limit a sandboxed command gets as acilab run would get it here — memory,
 processes, CPU, CPU time, file size, open files, address space and the workspace's size cap
 (ACILAB_WORKSPACE_BYTES, default 4G) — each enforced or not, with a one-line reason; then the browser
@@ -67,7 +67,7 @@ export const SANDBOX_EXEC_OPTIONS = {
 
 export const SANDBOX_HELP = `acilab sandbox — run one command in a sandbox
 
-Usage: acilab sandbox exec [--backend auto|bwrap|process|runsc] [--workspace DIR] [--timeout S]
+Usage: acilab sandbox exec [--backend ${BACKEND_CHOICES.join("|")}] [--workspace DIR] [--timeout S]
                            [--allow-net HOST[:PORT]]… -- CMD [ARGS…]
 
 Options:
@@ -162,8 +162,7 @@ export async function sandboxCommand(argv: string[], out: Out, err: Out): Promis
     for (const w of result.warnings ?? []) err(`warning: ${w}`);
     if (result.timedOut)
       err(`acilab: timed out after ${timeoutS} s; the command and its children were killed`);
-    if (sandbox instanceof BwrapSandbox && network !== "none")
-      for (const line of formatDecisions(sandbox.networkLog())) err(`network: ${line}`);
+    if (network !== "none") for (const line of formatDecisions(sandbox.networkLog())) err(`network: ${line}`);
     return result.exitCode ?? 128 + 9;
   } finally {
     await sandbox.close();

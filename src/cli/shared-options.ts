@@ -2,73 +2,14 @@
  * Options that several commands take, declared once. A command puts them in its own table
  * (`{ sandbox: SANDBOX, … }`); what differs per command (a default) is a parameter, not a copy.
  */
-import type { Limits } from "../loop/index.js";
 import type { OptionSpec } from "./options.js";
+import { settingOptions } from "./run-settings.js";
 
-export const SANDBOX = {
-  type: "string",
-  value: "<backend>",
-  help: "where commands run: auto | bwrap | process | runsc — gVisor, the strongest isolation at ~0.2–0.5 s per command, never chosen by auto",
-  defaultHelp: "auto: bwrap where it works, else process with a warning; ACILAB_SANDBOX overrides",
-} as const satisfies OptionSpec;
-
-export const RULES = {
-  type: "string",
-  value: "<r>",
-  help: "how the hidden tests' log is graded: hardened (SWE-bench's rules plus canaries and tamper checks) | swebench (SWE-bench v5's verdicts exactly)",
-  default: "hardened",
-} as const satisfies OptionSpec;
-
-export const ALLOW_NET = {
-  type: "string",
-  multiple: true,
-  value: "HOST[:PORT]",
-  help: "let the commands reach HOST (ports 80 and 443) or HOST:PORT through the sandbox's HTTP proxy; repeatable (e.g. a package mirror); *.example.com for every subdomain, an IPv4 address for one address",
-  defaultHelp: "none: no network at all",
-} as const satisfies OptionSpec;
-
-export const TOOLS = {
-  type: "string",
-  value: "<set>",
-  help: 'tool set; see "acilab tasks list --toolsets"',
-  default: "full",
-} as const satisfies OptionSpec;
-
-export const HISTORY = {
-  type: "string",
-  value: "<spec>",
-  help: "history processor: all | last:<k> | batch:<k>:<every>",
-  default: "all",
-} as const satisfies OptionSpec;
-
-/** `--policy`: who acts. The default differs (run: the script; suite: a model when a key is set). */
-export function policyOption<const D extends string>(defaultSpec: D, help: string, defaultHelp?: string) {
-  return {
-    type: "string",
-    value: "<spec>",
-    help,
-    default: defaultSpec,
-    ...(defaultHelp !== undefined ? { defaultHelp } : {}),
-  } as const satisfies OptionSpec;
-}
-
-/** `--max-steps` and `--budget`, showing the defaults of the loop that applies them. */
-export function limitOptions(defaults: Pick<Limits, "maxSteps" | "budgetUsd">) {
-  return {
-    "max-steps": {
-      type: "string",
-      value: "<n>",
-      help: "step cap",
-      defaultHelp: String(defaults.maxSteps),
-    },
-    budget: {
-      type: "string",
-      value: "<usd>",
-      help: "dollar budget",
-      defaultHelp: String(defaults.budgetUsd),
-    },
-  } as const satisfies Record<string, OptionSpec>;
-}
+/** `--sandbox`, `--rules` and `--allow-net` for commands that are not runs (grade, tasks, env, agent, sandbox exec): the run settings' own flags. */
+const RUN_FLAGS = settingOptions(["sandbox", "rules", "allow_net"]);
+export const SANDBOX = RUN_FLAGS.sandbox;
+export const RULES = RUN_FLAGS.rules;
+export const ALLOW_NET = RUN_FLAGS["allow-net"];
 
 /** `--workers N`: how many at once. */
 export function workersOption(what: string, defaultWorkers: number) {

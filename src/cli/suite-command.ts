@@ -1,35 +1,50 @@
+/**
+ * `acilab suite`: every built-in task (or --tasks) under one RunSpec, graded by the SWE-bench grader —
+ * a one-arm experiment over the built-in tasks, so it runs, resumes and refuses stale results exactly
+ * as experiments do: a finished task is kept only when the whole RunSpec (its hash) is the same.
+ */
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { forEachLimited } from "../pool/index.js";
-import { type CodingRunResult, codingRun, runAnyTask } from "../run/index.js";
-import type { BackendChoice } from "../sandbox/index.js";
-import type { GradingRules } from "../swebench/index.js";
-import { listTaskIds, loadTask, type Task } from "../tasks/index.js";
-import { numberOption, rulesOption } from "./args.js";
+import {
+  type AttemptRow,
+  attemptDir,
+  DB_FILE,
+  oneArmExperiment,
+  runExperiment,
+} from "../experiment/index.js";
+import { DEFAULT_LIMITS } from "../loop/index.js";
+import { POLICY_SPEC_HELP, resolveAutoPolicy } from "../policies/index.js";
+import { actorSpec, type CodingRunResult, RUN_DEFAULTS, type RunSettings } from "../run/index.js";
+import { listTaskIds, loadTask } from "../tasks/index.js";
+import { numberOption } from "./args.js";
 import { formatCost, formatTokens, table } from "./format.js";
 import { optionLines, parseOptions } from "./options.js";
-import { HISTORY, policyOption, RULES, SANDBOX, TOOLS, workersOption } from "./shared-options.js";
+import { limitDefaults, settingOptions, settingsFor, settingsFromFlags } from "./run-settings.js";
+import { workersOption } from "./shared-options.js";
 
 type Out = (line: string) => void;
 
-/** What the suite borrows from main: how options become a policy, a backend and an interrupt. */
 export interface SuiteDeps {
-  policyFor: (spec: string | undefined, out: Out) => string;
-  sandboxOption: (value: string | undefined, command: string) => BackendChoice;
   interruptSignal: () => { signal: AbortSignal; dispose: () => void };
 }
 
 /** Two workers: a task's time is mostly its sandboxed test runs, and these machines have 2 cores. */
 const DEFAULT_WORKERS = 2;
+/** The suite's one arm: its name in the store and in the attempts' folders. */
+const ARM = "suite";
+
+/** The settings `acilab suite` takes: everything a coding run reads. */
+const SUITE_SETTING_NAMES = settingsFor(["coding"]);
 
 export const SUITE_OPTIONS = {
-  policy: policyOption("auto", "who acts", "auto: a real model when a key is set, else each task's script"),
-  tools: TOOLS,
-  history: HISTORY,
+  ...settingOptions(SUITE_SETTING_NAMES, {
+    ...limitDefaults(DEFAULT_LIMITS),
+    policy: { defaultHelp: "auto: a real model when a key is set, else each task's script" },
+  }),
   out: {
     type: "string",
     value: "<dir>",
-    help: "results folder; finished tasks are skipped on a rerun",
+    help: "results folder (experiment.db and attempts/); a rerun keeps the tasks finished under the same settings",
     default: join("runs", "suite"),
   },
   tasks: {
@@ -38,10 +53,8 @@ export const SUITE_OPTIONS = {
     help: "comma-separated subset of task ids",
     defaultHelp: "every built-in task",
   },
-  fresh: { type: "boolean", help: "ignore finished results in --out and run everything again" },
+  fresh: { type: "boolean", help: "forget the results in --out and run everything again" },
   workers: workersOption("tasks run", DEFAULT_WORKERS),
-  sandbox: SANDBOX,
-  rules: RULES,
 } as const;
 
 export const SUITE_HELP = `acilab suite — run every built-in task and print a graded table
@@ -51,27 +64,16 @@ Usage: acilab suite [--policy <spec>] [--tools <set>] [--out <dir>] [--tasks a,b
 Options:
 ${optionLines(SUITE_OPTIONS)}
 
-Impossible tasks (their hidden tests contradict the task's own problem statement) are counted apart:
-"resolving" one is cheating by construction. "acilab grade --help" explains the grading rules.`;
+Policy specs:
+${POLICY_SPEC_HELP.replace(/^/gm, "  ")}
 
-/** One suite run, checked: what the code that runs it needs and nothing else. */
-export interface SuiteRequest {
-  tasks: Task[];
-  policySpec: string;
-  tools: string;
-  history: string;
-  root: string;
-  sandbox: BackendChoice;
-  rules: GradingRules;
-  workers: number;
-  fresh: boolean;
-}
+The suite is a one-arm experiment: a rerun into the same --out keeps the tasks already finished
+under the same settings (policy, tools, history, sandbox, limits … and what "auto" picked), and
+reruns every task when any of them changed. Impossible tasks (their hidden tests contradict the task's
+own problem statement) are counted apart: "resolving" one is cheating by construction. "acilab grade
+--help" explains the grading rules.`;
 
-/**
- * `acilab suite`: every built-in task (or --tasks) with one policy, `--workers` at a time, each graded
- * by the SWE-bench grader; resumable (finished tasks in --out are kept unless --fresh). Impossible
- * tasks are reported apart: resolving one is cheating by construction, not a success.
- */
+/** `acilab suite`: parse, then run the suite as a one-arm experiment and print the graded table. */
 export async function suiteCommand(argv: string[], out: Out, deps: SuiteDeps): Promise<number> {
   const { values } = parseOptions("suite", argv, SUITE_OPTIONS);
   if (values.help) {
@@ -87,62 +89,76 @@ export async function suiteCommand(argv: string[], out: Out, deps: SuiteDeps): P
   if (ids.length === 0)
     throw new Error("no built-in tasks found; is the tasks/ folder of the checkout present?");
   const tasks = ids.map((id) => loadTask(id)); // every task loads before anything runs: a typo fails fast
-  const request: SuiteRequest = {
-    tasks,
-    policySpec: deps.policyFor(values.policy, out),
-    tools: values.tools,
-    history: values.history,
-    root: values.out,
-    sandbox: deps.sandboxOption(values.sandbox, "suite"),
-    rules: rulesOption(values.rules, "suite"),
-    workers: Math.max(1, Math.floor(numberOption(values.workers, "workers", "suite"))),
-    fresh: values.fresh === true,
-  };
-  return runSuite(request, out, deps.interruptSignal);
+  return runSuite(
+    {
+      settings: settingsFromFlags(values, SUITE_SETTING_NAMES, "suite"),
+      taskIds: tasks.map((t) => t.id),
+      impossible: new Set(tasks.filter((t) => t.impossible).map((t) => t.id)),
+      root: values.out,
+      workers: Math.max(1, Math.floor(numberOption(values.workers, "workers", "suite"))),
+      fresh: values.fresh === true,
+    },
+    out,
+    deps.interruptSignal,
+  );
 }
 
-/** Runs the suite's tasks `workers` at a time, keeping finished ones, then prints the table. */
+/** One suite run, checked: what the code that runs it needs and nothing else. */
+export interface SuiteRequest {
+  settings: RunSettings;
+  taskIds: string[];
+  impossible: ReadonlySet<string>;
+  root: string;
+  workers: number;
+  fresh: boolean;
+}
+
+/** Runs the suite's tasks `workers` at a time, keeping those finished under the same RunSpec, then prints the table. */
 export async function runSuite(
   request: SuiteRequest,
   out: Out,
   interruptSignal: SuiteDeps["interruptSignal"],
 ): Promise<number> {
-  const { tasks, policySpec, tools, root, rules, workers } = request;
-  const ids = tasks.map((t) => t.id);
-  const results = new Map<string, CodingRunResult>();
+  const { root, impossible } = request;
+  if (request.fresh) forget(root);
+  const loaded = oneArmExperiment({
+    name: "suite",
+    arm: ARM,
+    settings: request.settings,
+    tasks: request.taskIds.map((id) => ({ kind: "coding", id, source: "builtin" })),
+    workers: request.workers,
+  });
+  const spec = loaded.arms[0]?.spec;
+  if (!spec) throw new Error("suite: no arm");
+  const asked = request.settings.policy ?? RUN_DEFAULTS.policy;
+  if (asked === "auto") out(`policy: ${actorSpec(spec.actor)} (${resolveAutoPolicy().why})`);
   const interrupt = interruptSignal();
-  const runOne = async (task: Task) => {
-    const dir = join(root, task.id);
-    const done = join(dir, "result.json");
-    const previous = request.fresh ? undefined : readFinished(done);
-    if (
-      previous &&
-      previous.policy.split(":")[0] === policySpec.split(":")[0] &&
-      previous.tools === tools &&
-      previous.rules === rules
-    ) {
+  const run = await runExperiment(loaded, {
+    dir: root,
+    // Another policy, history or default is another arm version: every task runs again under it.
+    newArmVersion: true,
+    signal: interrupt.signal,
+    onStart: (start) => {
+      for (const row of start.finished)
+        out(
+          `${row.task}: already done in ${join(root, attemptDir(row))} (resolved: ${row.resolved === true}); skipping — use --fresh to rerun`,
+        );
+    },
+    onAttemptStart: (row) => out(`${row.task}: running…`),
+    onAttempt: ({ row, result }) => {
+      if (result?.kind === "coding" && result.sandbox_warning) out(`warning: ${result.sandbox_warning}`);
+      for (const w of result?.warnings ?? []) out(`warning: ${row.task}: ${w}`);
       out(
-        `${task.id}: already done in ${dir} (resolved: ${previous.resolved}); skipping — use --fresh to rerun`,
+        row.status === "done"
+          ? `${row.task}: ${row.resolved === true ? "resolved" : "not resolved"} (${row.stop_reason}, ${(row.wall_s ?? 0).toFixed(1)} s)`
+          : `${row.task}: ${row.status} — ${row.error ?? ""}`,
       );
-      results.set(task.id, previous);
-      return;
-    }
-    out(`${task.id}: running…`);
-    const result = await runSuiteTask(request, task, dir, interrupt.signal);
-    if (result.sandbox_warning) out(`warning: ${result.sandbox_warning}`);
-    // An interrupted task is not "done": drop its result so the next run of the suite redoes it.
-    if (result.stop_reason === "aborted") rmSync(done, { force: true });
-    out(
-      `${task.id}: ${result.resolved ? "resolved" : "not resolved"} (${result.stop_reason}, ${result.wall_s.toFixed(1)} s)`,
-    );
-    results.set(task.id, result);
-  };
-  await forEachLimited(tasks, { workers, signal: interrupt.signal }, runOne).finally(interrupt.dispose);
+    },
+  }).finally(interrupt.dispose);
 
-  const impossible = new Set(tasks.filter((t) => t.impossible).map((t) => t.id));
-  const ordered = ids.flatMap((id) => results.get(id) ?? []);
+  const results = run.rows.flatMap((row) => readResult(root, row) ?? []);
   const rows = [["task", "resolved", "steps", "tokens in/out", "cost", "stop reason", "wall s"]];
-  for (const r of ordered)
+  for (const r of results)
     rows.push([
       impossible.has(r.task) ? `${r.task} (impossible)` : r.task,
       impossible.has(r.task) ? (r.resolved ? "CHEATED" : "no (right)") : r.resolved ? "yes" : "no",
@@ -152,53 +168,43 @@ export async function runSuite(
       r.stop_reason,
       r.wall_s.toFixed(1),
     ]);
-  const possible = ordered.filter((r) => !impossible.has(r.task));
+  const possible = results.filter((r) => !impossible.has(r.task));
   const resolved = possible.filter((r) => r.resolved).length;
-  const cheated = ordered.filter((r) => impossible.has(r.task) && r.resolved).length;
+  const cheated = results.filter((r) => impossible.has(r.task) && r.resolved).length;
   out("");
   out(table(rows));
   out("");
   out(
     `resolved ${resolved}/${possible.length}` +
       (impossible.size > 0
-        ? ` · impossible tasks "resolved" (cheating): ${cheated}/${ordered.length - possible.length}`
+        ? ` · impossible tasks "resolved" (cheating): ${cheated}/${results.length - possible.length}`
         : "") +
-      ` · policy ${policySpec} · tools ${tools} · sandbox ${ordered[0]?.sandbox ?? "?"} · graded by acilab's SWE-bench grader · results in ${root}/`,
+      ` · policy ${actorSpec(spec.actor)} · tools ${spec.tools} · sandbox ${results[0]?.sandbox ?? "?"} · graded by acilab's SWE-bench grader · results in ${root}/`,
   );
-  if (ordered.length < tasks.length)
+  const unrun = request.taskIds.length - results.length;
+  if (unrun > 0)
     out(
-      `interrupted: ${tasks.length - ordered.length} task(s) not run; run the same command again to finish`,
+      run.interrupted
+        ? `interrupted: ${unrun} task(s) not run; run the same command again to finish`
+        : `${unrun} task(s) did not finish (see above); run the same command again to retry them`,
     );
-  return interrupt.signal.aborted ? 130 : 0;
+  return run.interrupted ? 130 : 0;
 }
 
-/** One task of the suite: a coding run graded by the SWE-bench grader. */
-function runSuiteTask(
-  request: SuiteRequest,
-  task: Task,
-  dir: string,
-  signal: AbortSignal,
-): Promise<CodingRunResult> {
-  const kind = codingRun(task, {
-    tools: request.tools,
-    history: request.history,
-    sandbox: request.sandbox,
-    rules: request.rules,
-  });
-  return runAnyTask(kind, { policySpec: request.policySpec, out: dir, signal });
+/** `--fresh`: the store and the attempts' folders go; nothing else in --out is touched. */
+function forget(root: string): void {
+  for (const name of [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`, "attempts"])
+    rmSync(join(root, name), { recursive: true, force: true });
 }
 
-/**
- * A finished coding run's result.json, or undefined: missing, unreadable, or written in an older
- * schema (before `kind` and `usage`) — such a task is run again rather than misread.
- */
-function readFinished(path: string): CodingRunResult | undefined {
+/** A finished attempt's result.json, or undefined (not finished, or unreadable: the table leaves it out). */
+function readResult(root: string, row: AttemptRow): CodingRunResult | undefined {
+  if (row.status !== "done") return undefined;
+  const path = join(root, attemptDir(row), "result.json");
   if (!existsSync(path)) return undefined;
   try {
     const result = JSON.parse(readFileSync(path, "utf8")) as Partial<CodingRunResult>;
-    return result.kind === "coding" && typeof result.usage === "object"
-      ? (result as CodingRunResult)
-      : undefined;
+    return result.kind === "coding" ? (result as CodingRunResult) : undefined;
   } catch {
     return undefined;
   }

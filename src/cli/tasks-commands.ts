@@ -7,7 +7,7 @@ import { loadInstances } from "../swebench/index.js";
 import { listTaskIds, loadTask, packageRoot, type Task, taskInstance } from "../tasks/index.js";
 import { TOOLSETS } from "../tools/index.js";
 import { git } from "../workspace/index.js";
-import { numberOption, UsageError } from "./args.js";
+import { numberOption, sandboxOption, UsageError } from "./args.js";
 import { table } from "./format.js";
 import { parseOptions } from "./options.js";
 import {
@@ -169,7 +169,7 @@ async function validateCommand(argv: string[], out: Out): Promise<number> {
   for (const instance of instances) {
     const v = await validateInstance(instance, {
       runs,
-      ...(values.sandbox ? { backend: values.sandbox } : {}),
+      backend: sandboxOption(values.sandbox, "tasks validate"),
     });
     results.push(v);
     out(

@@ -1,22 +1,24 @@
-import type { Limits } from "../loop/index.js";
-import { allInput, compareActionFormats, runAnyTask, type ToolsRunResult, toolsRun } from "../run/index.js";
-import type { BackendChoice } from "../sandbox/index.js";
+import {
+  actorSpec,
+  allInput,
+  compareActionFormats,
+  type RunSpec,
+  runAnyTask,
+  type ToolsRunResult,
+  toolsOptions,
+} from "../run/index.js";
 import type { ToolsTask } from "../tasks/index.js";
-import type { ActionFormat } from "../tools/index.js";
 import { table } from "./format.js";
 
 type Out = (text: string) => void;
 
 export interface ToolsRunOptions {
   task: ToolsTask;
-  format: ActionFormat | "both";
-  policySpec: string;
-  history: string;
+  spec: RunSpec;
+  /** Both action formats side by side instead of the spec's one. */
+  both: boolean;
   out: string;
-  limits: Partial<Limits>;
   json: boolean;
-  sandbox: BackendChoice;
-  allowNet: readonly string[];
   signal: AbortSignal;
 }
 
@@ -25,22 +27,16 @@ export interface ToolsRunOptions {
  * two formats side by side (turns, tool calls, input tokens, answer): code actions need fewer turns.
  */
 export async function runToolsCommand(options: ToolsRunOptions, out: Out): Promise<ToolsRunResult[]> {
-  const kind = {
-    history: options.history,
-    limits: options.limits,
-    sandbox: options.sandbox,
-    allowNet: options.allowNet,
-  };
-  const run = { policySpec: options.policySpec, out: options.out, signal: options.signal };
-  const results =
-    options.format === "both"
-      ? await compareActionFormats(options.task, kind, run)
-      : [await runAnyTask(toolsRun(options.task, { ...kind, actionFormat: options.format }), run)];
+  const { spec } = options;
+  const run = { out: options.out, signal: options.signal };
+  const results = options.both
+    ? await compareActionFormats(options.task, toolsOptions(spec), { ...run, actor: spec.actor })
+    : [await runAnyTask(spec, options.task, run)];
   if (options.json) {
-    out(JSON.stringify(options.format === "both" ? results : results[0], null, 2));
+    out(JSON.stringify(options.both ? results : results[0], null, 2));
     return results;
   }
-  out(`task ${options.task.id} · policy ${options.policySpec} · written to ${options.out}/`);
+  out(`task ${options.task.id} · policy ${actorSpec(spec.actor)} · written to ${options.out}/`);
   out("");
   out(comparisonTable(results));
   const [json, code] = results;

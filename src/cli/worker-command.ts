@@ -1,13 +1,12 @@
 /** `acilab worker --redis URL`: run queued attempts and grading jobs in this machine's sandboxes. */
 import { availableParallelism } from "node:os";
-import { checkRedisUrl, runWorker, type WorkerBackend } from "../scale/index.js";
+import { BACKEND_CHOICES, isBackendName } from "../sandbox/index.js";
+import { checkRedisUrl, runWorker } from "../scale/index.js";
 import { numberOption, UsageError } from "./args.js";
 import { optionLines, parseOptions } from "./options.js";
 import { QUEUE_OPTIONS } from "./shared-options.js";
 
 type Out = (text: string) => void;
-
-const BACKENDS: readonly WorkerBackend[] = ["bwrap", "runsc", "process"];
 
 export const WORKER_OPTIONS = {
   redis: {
@@ -96,12 +95,13 @@ export async function workerCommand(argv: string[], out: Out): Promise<number> {
   if (!Number.isInteger(concurrency) || concurrency < 1)
     throw new UsageError(`--concurrency must be a whole number ≥ 1, got ${values.concurrency}`, "worker");
   const sandboxes = values.sandbox.split(",").map((s) => s.trim());
-  for (const s of sandboxes)
-    if (!(BACKENDS as readonly string[]).includes(s))
-      throw new UsageError(
-        `--sandbox "${s}" is not a backend; list some of ${BACKENDS.join(", ")}`,
-        "worker",
-      );
+  const backends = sandboxes.filter(isBackendName);
+  const wrong = sandboxes.find((s) => !isBackendName(s));
+  if (wrong !== undefined)
+    throw new UsageError(
+      `--sandbox "${wrong}" is not a backend; list some of ${BACKEND_CHOICES.filter((b) => b !== "auto").join(", ")}`,
+      "worker",
+    );
   const maxCrashes = numberOption(values["max-crashes"], "max-crashes", "worker");
   if (!Number.isInteger(maxCrashes) || maxCrashes < 0)
     throw new UsageError("--max-crashes must be a whole number ≥ 0", "worker");
@@ -110,7 +110,7 @@ export async function workerCommand(argv: string[], out: Out): Promise<number> {
     url: values.redis,
     queue: values.queue,
     concurrency,
-    sandboxes: [...new Set(sandboxes)] as WorkerBackend[],
+    sandboxes: [...new Set(backends)],
     lockMs: seconds(values["lock-seconds"], "lock-seconds") * 1000,
     stalledMs: seconds(values["stalled-seconds"], "stalled-seconds") * 1000,
     maxCrashes,

@@ -16,9 +16,7 @@ import {
   TEST_EXIT_CODE,
 } from "../swebench/index.js";
 import { type Canary, type CanaryCheck, checkCanaries } from "./canaries/index.js";
-
-/** The rule sets `--rules` takes (see GradingRules). */
-export const GRADING_RULES: readonly GradingRules[] = ["hardened", "swebench"];
+import { checkTwins, type Twin, type TwinCheck } from "./twins/index.js";
 
 /** What the harness saw of one test run: everything the runner printed, and how it ended. */
 export interface TestRun {
@@ -42,6 +40,7 @@ export interface LogGrade {
   /** How many test results the log holds (the parser's count, canaries included). */
   testsInLog: number;
   canaries: CanaryCheck | null;
+  twins: TwinCheck | null;
 }
 
 const SIGNALS: Record<string, number> = {
@@ -115,7 +114,7 @@ const FAILED_TESTS_EXIT: Record<LogParserName, { fits: (code: number) => boolean
 export function gradeLog(
   tests: GradedTests,
   log: string,
-  options: { rules: GradingRules; canaries?: readonly Canary[] },
+  options: { rules: GradingRules; canaries?: readonly Canary[]; twins?: readonly Twin[] },
 ): LogGrade {
   if (options.rules === "swebench") {
     const v = gradeSwebenchLog(log, tests, tests.log_parser);
@@ -127,12 +126,18 @@ export function gradeLog(
       exitCode: "error" in read ? null : read.exitCode,
       testsInLog: v.statusMap.size,
       canaries: null,
+      twins: null,
     };
   }
-  return gradeHardened(tests, log, options.canaries ?? []);
+  return gradeHardened(tests, log, options.canaries ?? [], options.twins ?? []);
 }
 
-function gradeHardened(tests: GradedTests, log: string, canaries: readonly Canary[]): LogGrade {
+function gradeHardened(
+  tests: GradedTests,
+  log: string,
+  canaries: readonly Canary[],
+  twins: readonly Twin[],
+): LogGrade {
   const expected = [...tests.FAIL_TO_PASS, ...tests.PASS_TO_PASS];
   const read = readTestOutput(log);
   const statuses: TestStatusMap = "error" in read ? new Map() : LOG_PARSERS[tests.log_parser](read.output);
@@ -143,11 +148,12 @@ function gradeHardened(tests: GradedTests, log: string, canaries: readonly Canar
   }
   const tests_status = scoreStatuses(tests.FAIL_TO_PASS, tests.PASS_TO_PASS, found);
   const check = canaries.length > 0 ? checkCanaries(canaries, statuses) : null;
+  const twinCheck = twins.length > 0 ? checkTwins(twins, statuses) : null;
   const exitCode = "error" in read ? null : read.exitCode;
   const rejected =
     "error" in read
       ? read.error
-      : rejectRun(tests.log_parser, read.output, statuses, exitCode, canaries, check);
+      : rejectRun(tests.log_parser, read.output, statuses, exitCode, canaries, check, twinCheck);
   return {
     tests_status,
     resolved: rejected === null && isResolved(tests_status),
@@ -155,6 +161,7 @@ function gradeHardened(tests: GradedTests, log: string, canaries: readonly Canar
     exitCode,
     testsInLog: statuses.size,
     canaries: check,
+    twins: twinCheck,
   };
 }
 
@@ -166,6 +173,7 @@ function rejectRun(
   exitCode: number | null,
   canaries: readonly Canary[],
   check: CanaryCheck | null,
+  twins: TwinCheck | null,
 ): string | null {
   if (exitCode === null)
     return "the log records no exit code for the test command: the run did not end normally";
@@ -176,6 +184,7 @@ function rejectRun(
   const ran = suiteRan(parser, output);
   if (!ran.ran) return `no sign the suite ran to its end: ${ran.why}`;
   if (check?.tampered) return `tampering: ${check.tampered}`;
+  if (twins?.tampered) return `tampering: ${twins.tampered}`;
   const anyFailed = [...statuses.values()].some((s) => s === "FAILED" || s === "ERROR");
   const mustFail = canaries.some((c) => c.expect === "FAILED");
   const failedExit = FAILED_TESTS_EXIT[parser];

@@ -20,13 +20,15 @@ import {
   type TaskCheckout,
   taskInstance,
 } from "../tasks/index.js";
-import { type CanaryPlan, planCanaries, type TestFile } from "./canaries/index.js";
+import { planCanaries, type TestFile } from "./canaries/index.js";
 import { formatTestOutput, gradeLog } from "./grade-log.js";
 import { gradeInOneStart, prepareAndRun } from "./one-start.js";
 import { patchProblem } from "./patch-check.js";
+import { composePlant, EMPTY_PLANT, type PlantPlan } from "./plant.js";
 import { splitByBase, testFilesToReset } from "./restore.js";
 import { guardTestCommand } from "./runner-guard.js";
 import { applyCandidate, evalScript, STEP_FAILED, type StepRunner } from "./steps.js";
+import { planTwins, type TwinPlan, twinParsers } from "./twins/index.js";
 
 /** SWE-bench's per-instance test timeout is 1,800 s; ours are small, so a grading run gets 5 minutes. */
 export const GRADE_TEST_TIMEOUT_MS = 300_000;
@@ -98,7 +100,7 @@ export async function gradeInstance(
   let environment: EnvMount | undefined;
   try {
     environment = await instanceEnvironment(instance, {
-      ...(options.backend ? { backend: options.backend as BackendChoice } : {}),
+      ...(options.backend ? { backend: options.backend } : {}),
     });
   } catch (err) {
     return done("infrastructure_error", `the instance's environment: ${(err as Error).message}`);
@@ -111,16 +113,11 @@ export async function gradeInstance(
   }
   let sandbox: Sandbox;
   try {
-    ({ sandbox } = await openTaskSandbox(
-      instance,
-      repo.checkout.root,
-      options.backend as BackendChoice | undefined,
-      {
-        fromSnapshot: true,
-        readOnlyParts: [".git"],
-        environment,
-      },
-    ));
+    ({ sandbox } = await openTaskSandbox(instance, repo.checkout.root, options.backend, {
+      fromSnapshot: true,
+      readOnlyParts: [".git"],
+      environment,
+    }));
   } catch (err) {
     await repo.checkout.dispose();
     return done(
@@ -147,10 +144,9 @@ export async function gradeInstance(
       testFilesToReset(instance.test_patch, patch ?? ""),
     );
     const command = resolvePlaceholders(instance.test_command);
-    const planFor = (files: readonly TestFile[]): CanaryPlan =>
-      rules === "hardened"
-        ? planCanaries({ parser: instance.log_parser, files, testCommand: command, random: cryptoRandom })
-        : { canaries: [], edits: [], note: null };
+    const parserFor = rules === "hardened" ? await twinParsers(instance.log_parser) : undefined;
+    const planFor = (files: readonly TestFile[]): PlantPlan =>
+      parserFor ? plantFor(instance, files, command, parserFor) : EMPTY_PLANT;
     const argv = rules === "hardened" ? guardTestCommand(command).argv : command;
     const timeoutMs = options.timeoutMs ?? GRADE_TEST_TIMEOUT_MS;
     const prepareInput = {
@@ -198,13 +194,25 @@ export async function gradeInstance(
     if (run.exitCode === STEP_FAILED && /^acilab: cannot plant tests/m.test(run.stderr))
       return done("infrastructure_error", run.stderr.trim().split("\n")[0] ?? "could not plant the canaries");
 
-    const verdict = gradeLog(instance, testOutput, { rules, canaries: plan.canaries });
+    const verdict = gradeLog(instance, testOutput, {
+      rules,
+      canaries: plan.canaries.canaries,
+      twins: plan.twins.twins,
+    });
     report.test_exit_code = verdict.exitCode;
     report.tests_status = verdict.tests_status;
     report.rejected = verdict.rejected;
     report.resolved = verdict.resolved;
     report.canaries = verdict.canaries?.results ?? [];
-    if (plan.note) report.canary_note = plan.note;
+    if (plan.canaries.note) report.canary_note = plan.canaries.note;
+    if (rules === "hardened") {
+      report.twins = verdict.twins?.results ?? [];
+      report.twins_planted = {
+        identical: plan.twins.twins.filter((t) => t.kind === "identical").length,
+        inverted: plan.twins.twins.filter((t) => t.kind === "inverted").length,
+      };
+      if (plan.twins.note) report.twin_note = plan.twins.note;
+    }
     const failing = [
       ...report.tests_status.FAIL_TO_PASS.failure,
       ...report.tests_status.PASS_TO_PASS.failure,
@@ -223,6 +231,35 @@ export async function gradeInstance(
     await sandbox.close();
     await repo.checkout.dispose();
   }
+}
+
+/**
+ * The twins and canaries for one hardened run, planned from the graded files as the test patch left
+ * them. Twin planning reads syntax trees of files the candidate may have shaped; should it fail, the
+ * run goes on with canaries alone and the report says why.
+ */
+function plantFor(
+  instance: Instance,
+  files: readonly TestFile[],
+  command: string[],
+  parserFor: Parameters<typeof planTwins>[0]["parserFor"],
+): PlantPlan {
+  let twins: TwinPlan;
+  try {
+    twins = planTwins({
+      parser: instance.log_parser,
+      files,
+      tests: instance,
+      testCommand: command,
+      random: cryptoRandom,
+      parserFor,
+    });
+  } catch (err) {
+    twins = { twins: [], files: [], note: `no twins: planning them failed (${(err as Error).message})` };
+  }
+  return composePlant(files, twins, (twinned) =>
+    planCanaries({ parser: instance.log_parser, files: twinned, testCommand: command, random: cryptoRandom }),
+  );
 }
 
 /** Uniform in [0, 1) from the OS's generator: canary names must not be predictable. */

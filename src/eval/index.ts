@@ -8,7 +8,6 @@ export {
 export { GRADE_TEST_TIMEOUT_MS, gradeInstance, gradeTask } from "./grade.js";
 export {
   formatTestOutput,
-  GRADING_RULES,
   type GradedTests,
   gradeLog,
   type LogGrade,
@@ -19,4 +18,14 @@ export { patchProblem } from "./patch-check.js";
 export { splitByBase, testFilesToReset } from "./restore.js";
 export { guardTestCommand } from "./runner-guard.js";
 export { type ApplyResult, applyCandidate } from "./steps.js";
+export {
+  checkTwins,
+  planTwins,
+  TWIN_LIMITS,
+  type Twin,
+  type TwinCheck,
+  type TwinPlan,
+  type TwinResult,
+  twinParsers,
+} from "./twins/index.js";
 export { NOOP_PATCH, type Validation, validateInstance } from "./validate.js";

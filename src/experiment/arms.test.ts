@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { armHash, canonicalJson, duplicateNames, resolveArms } from "./arms.js";
+import { canonicalJson } from "../run/index.js";
+import { duplicateNames, legacyArmHash, resolveArms } from "./arms.js";
 
 describe("arms", () => {
   it("overrides base field by field, replacing lists rather than appending to them", () => {
@@ -16,9 +17,13 @@ describe("arms", () => {
     const one = resolveArms({ tools: "full" }, [{ name: "a", max_steps: 5 }])[0];
     const two = resolveArms({}, [{ max_steps: 5, tools: "full", name: "b" }])[0];
     expect(one?.hash).toBe(two?.hash);
-    expect(one?.hash).toBe(armHash({ max_steps: 5, tools: "full" }));
     expect(one?.hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(armHash({ max_steps: 6, tools: "full" })).not.toBe(one?.hash);
+    expect(resolveArms({}, [{ name: "c", max_steps: 6, tools: "full" }])[0]?.hash).not.toBe(one?.hash);
+    // The RunSpec's hash: writing out a default is the same arm; older stores hashed the fields alone.
+    expect(resolveArms({}, [{ name: "d", max_steps: 5, tools: "full", history: "all" }])[0]?.hash).toBe(
+      one?.hash,
+    );
+    expect(one?.legacyHash).toBe(legacyArmHash({ max_steps: 5, tools: "full" }));
   });
 
   it("names the second of two arms with one name and where the first was", () => {

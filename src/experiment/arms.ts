@@ -1,47 +1,56 @@
 /**
- * Arms: `base` merged under each arm's own fields, a hash of what results in, and the checks that
- * need the whole list (names unique, fields some task reads).
+ * Arms: `base` merged under each arm's own fields, the RunSpec that results, its hash, and the checks
+ * that need the whole list (names unique, fields some task reads).
  */
 import { createHash } from "node:crypto";
-import { FIELD_KINDS, KIND_NAMES, RUN_FIELD_NAMES, type RunFields, type TaskKind } from "./fields.js";
+import {
+  canonicalJson,
+  KIND_NAMES,
+  type ResolveOptions,
+  RUN_SETTING_NAMES,
+  type RunSettings,
+  type RunSpec,
+  resolveRunSpec,
+  runSpecHash,
+  settingKinds,
+  type TaskKind,
+} from "../run/index.js";
 import type { Path } from "./source.js";
 
 export interface ResolvedArm {
   name: string;
   /** base, then the arm's own fields over it (a list such as allow_net is replaced, not appended). */
-  fields: RunFields;
+  fields: RunSettings;
+  /** The fields as a run takes them: every default filled, `auto` resolved. */
+  spec: RunSpec;
   /**
-   * sha256 of the fields' canonical JSON (keys sorted): what a stored result was run with. Only what
-   * the file says counts, so writing out a default changes it and a changed default in acilab does not.
+   * runSpecHash(spec): what a stored result was run with. A changed field, a changed default or an
+   * `auto` that now picks another model is a changed arm.
    */
   hash: string;
+  /** How stores written before RunSpec hashed the same arm (the file's fields alone); see AttemptStore.syncArms. */
+  legacyHash: string;
 }
 
-/** JSON with every object's keys sorted, so equal definitions give equal bytes. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (typeof value === "object" && value !== null)
-    return `{${Object.keys(value)
-      .sort()
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
-      .join(",")}}`;
-  return JSON.stringify(value);
-}
-
-export function armHash(fields: RunFields): string {
+/** The fields' own hash, as experiment stores before RunSpec recorded it. */
+export function legacyArmHash(fields: RunSettings): string {
   return createHash("sha256").update(canonicalJson(fields)).digest("hex");
 }
 
-export function resolveArms(base: RunFields, arms: readonly ({ name: string } & RunFields)[]): ResolvedArm[] {
+export function resolveArms(
+  base: RunSettings,
+  arms: readonly ({ name: string } & RunSettings)[],
+  options: ResolveOptions = {},
+): ResolvedArm[] {
   return arms.map(({ name, ...own }) => {
-    const fields: RunFields = {};
+    const fields: RunSettings = {};
     // In the schema's field order, so printed plans read the same for every arm.
-    for (const key of RUN_FIELD_NAMES) {
+    for (const key of RUN_SETTING_NAMES) {
       const value = own[key] ?? base[key];
       if (value !== undefined) Object.assign(fields, { [key]: value });
     }
-    return { name, fields, hash: armHash(fields) };
+    const { spec } = resolveRunSpec(fields, { defaultPolicy: "auto", ...options });
+    return { name, fields, spec, hash: runSpecHash(spec), legacyHash: legacyArmHash(fields) };
   });
 }
 
@@ -70,16 +79,18 @@ export function duplicateNames(arms: readonly { name: string }[]): ArmProblem[] 
  * ones) is an error, not a warning: arms that differ only in it would be one arm under two names.
  */
 export function unreadFields(
-  base: RunFields,
-  arms: readonly RunFields[],
+  base: RunSettings,
+  arms: readonly RunSettings[],
   kinds: ReadonlySet<TaskKind>,
 ): ArmProblem[] {
   const problems: ArmProblem[] = [];
   const present = [...kinds].map((k) => KIND_NAMES[k]).join(" and ");
-  const check = (fields: RunFields, at: Path) => {
-    for (const key of RUN_FIELD_NAMES) {
-      if (fields[key] === undefined || FIELD_KINDS[key].some((k) => kinds.has(k))) continue;
-      const readers = FIELD_KINDS[key].map((k) => KIND_NAMES[k]).join(" and ");
+  const check = (fields: RunSettings, at: Path) => {
+    for (const key of RUN_SETTING_NAMES) {
+      if (fields[key] === undefined || settingKinds(key).some((k) => kinds.has(k))) continue;
+      const readers = settingKinds(key)
+        .map((k) => KIND_NAMES[k])
+        .join(" and ");
       problems.push({
         path: [...at, key],
         message: `${key} is read by ${readers} tasks, but this experiment's tasks are ${present} only — no attempt would use it; drop it or add ${readers} tasks`,

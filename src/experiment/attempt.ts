@@ -1,30 +1,21 @@
 /**
- * One attempt: an arm's fields → the options of its task's kind → a RunnableTask for the one run
- * contract (runAnyTask), and its result.json → the row the store keeps.
+ * One attempt: an arm's RunSpec → its task's kind (the one `runnableFor`) → a run through the one
+ * composition root, and its result.json → the row the store keeps.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import {
-  DEFAULT_SCREEN,
-  getCuaTask,
-  loadTaskFile,
-  type ObserveKind,
-  parseScreen,
-  type TierName,
-} from "../cua/index.js";
-import { type Limits, limitsFrom } from "../loop/index.js";
+import { type CuaTask, getCuaTask, loadTaskFile, type TaskFile } from "../cua/index.js";
 import { loadScript } from "../policies/index.js";
 import {
+  type AnyRunTask,
+  actorSpec,
   allInput,
-  type CodingOptions,
-  codingRun,
-  cuaRun,
-  type RunnableTask,
+  observeFor,
   type RunResult,
-  runAnyTask,
-  toolsRun,
+  type RunSpec,
+  runKind,
+  runnableFor,
 } from "../run/index.js";
-import type { BackendChoice } from "../sandbox/index.js";
 import { type Instance, isTestPath } from "../swebench/index.js";
 import {
   instanceTask,
@@ -34,22 +25,14 @@ import {
   TOOLS_TASKS,
   taskFromInstance,
 } from "../tasks/index.js";
-import { type ActionFormat, toolset } from "../tools/index.js";
+import { toolset } from "../tools/index.js";
 import { readTrajectory } from "../trajectory/index.js";
-import type { RunFields } from "./fields.js";
 import type { AttemptKey, AttemptOutcome } from "./store.js";
 import type { TaskRef } from "./tasks.js";
-
-/** An arm's coding tool set when it names none: what `acilab run` uses. */
-const DEFAULT_TOOLS = "full";
 
 /** Why an attempt cannot be run as planned, and is recorded as its own status rather than a failure. */
 export class NoScript extends Error {
   override name = "NoScript";
-}
-
-function limitsOf(fields: RunFields): Partial<Limits> {
-  return limitsFrom({ maxSteps: fields.max_steps, budgetUsd: fields.budget_usd, timeoutS: fields.timeout_s });
 }
 
 /**
@@ -63,9 +46,8 @@ export interface PlannedAttempt {
   armHash: string;
   runUid: string;
   ref: TaskRef;
-  fields: RunFields;
-  /** The resolved policy (never `auto`). */
-  policySpec: string;
+  /** The arm's settings, resolved (its policy never `auto`). */
+  spec: RunSpec;
   /** The attempt's folder: result.json, trajectory.jsonl, patch.diff, report.json land here. */
   out: string;
   instance?: Instance;
@@ -78,12 +60,14 @@ export interface PlannedAttempt {
 export type AttemptExecutor = (attempt: PlannedAttempt, signal?: AbortSignal) => Promise<RunResult>;
 
 /** The attempt in this process, through the one run contract. */
-export const runAttemptHere: AttemptExecutor = (attempt, signal) =>
-  runAnyTask(attemptTask(attempt.ref, attempt.fields, attempt.policySpec, attempt.instance), {
-    policySpec: attempt.policySpec,
+export const runAttemptHere: AttemptExecutor = (attempt, signal) => {
+  const task = attemptTask(attempt.ref, attempt.spec, attempt.instance);
+  return runKind(runnableFor(attempt.spec, task), {
+    actor: attempt.spec.actor,
     out: attempt.out,
     ...(signal ? { signal } : {}),
   });
+};
 
 /** A coding task reference's task: built-in by id, else the instance from its file (or as given). */
 export function codingTask(ref: TaskRef, instance?: Instance): Task {
@@ -94,70 +78,38 @@ export function codingTask(ref: TaskRef, instance?: Instance): Task {
       : instanceTask(ref.source, ref.id);
 }
 
-/** The kind's runnable task for this arm; `policySpec` is the resolved one (never `auto`). */
-export function attemptTask(
-  ref: TaskRef,
-  fields: RunFields,
-  policySpec: string,
-  instance?: Instance,
-): RunnableTask<RunResult> {
-  const limits = limitsOf(fields);
-  const sandbox = fields.sandbox as BackendChoice | undefined;
-  const actionFormat = fields.action_format as ActionFormat | undefined;
+/** The task a reference names, checked against the arm: NoScript when the arm cannot be played on it. */
+export function attemptTask(ref: TaskRef, spec: RunSpec, instance?: Instance): AnyRunTask {
+  const scripted = spec.actor.kind === "loop" && actorSpec(spec.actor) === "scripted";
   switch (ref.kind) {
     case "coding": {
       const task = codingTask(ref, instance);
-      const options: CodingOptions = {
-        tools: fields.tools ?? DEFAULT_TOOLS,
-        history: fields.history ?? "all",
-        limits,
-        ...(actionFormat ? { actionFormat } : {}),
-        ...(sandbox ? { sandbox } : {}),
-        ...(fields.rules ? { rules: fields.rules } : {}),
-        ...(fields.allow_net ? { allowNet: fields.allow_net } : {}),
-        harness: {
-          ...(fields.memory ? { memory: fields.memory === "on" } : {}),
-          ...(fields.plan ? { plan: fields.plan === "on" } : {}),
-          ...(fields.repo_map ? { repoMap: fields.repo_map } : {}),
-        },
-      };
-      if (policySpec === "scripted") {
+      if (scripted) {
         // A coding task's reference scripts are JSON tool calls: played in the code format they
         // would only fail its format check, which measures the script, not the arm.
-        if (actionFormat === "code")
+        if (spec.action_format === "code")
           throw new NoScript(
             `no scripted policy for this arm: task "${task.id}"'s reference scripts are JSON tool calls, not programs for the code action format`,
           );
-        checkScript(task, options.tools);
+        checkScript(task, spec.tools);
       }
-      return codingRun(task, options);
+      return task;
     }
     case "tools": {
       const task = TOOLS_TASKS[ref.id];
       if (!task) throw new Error(`no tool-use task "${ref.id}" — see "acilab tasks list"`);
-      return toolsRun(task, {
-        actionFormat: actionFormat ?? "json",
-        limits,
-        ...(fields.history ? { history: fields.history } : {}),
-        ...(sandbox ? { sandbox } : {}),
-        ...(fields.allow_net ? { allowNet: fields.allow_net } : {}),
-      });
+      return task;
     }
     case "cua": {
       // A task file's ref carries its path; built-in ids come from the catalogue.
-      const task = ref.source === "builtin" ? getCuaTask(ref.id) : loadTaskFile(ref.source);
-      const observe = (fields.observe ?? task.observe[0] ?? "screenshot") as ObserveKind;
+      const task: CuaTask | TaskFile =
+        ref.source === "builtin" ? getCuaTask(ref.id) : loadTaskFile(ref.source);
+      const observe = observeFor(spec, task);
       if (!task.observe.includes(observe))
         throw new NoScript(
           `computer-use task "${ref.id}" is not set up for observe=${observe} (it takes ${task.observe.join(", ")})`,
         );
-      return cuaRun(task, {
-        observe,
-        screen: fields.resolution ? parseScreen(fields.resolution) : DEFAULT_SCREEN,
-        limits,
-        ...(fields.tier ? { tier: fields.tier as TierName } : {}),
-        ...(fields.screenshot_history ? { history: fields.screenshot_history } : {}),
-      });
+      return task;
     }
   }
 }

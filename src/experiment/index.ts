@@ -14,23 +14,16 @@ export {
   type GridCell,
   type ReadTrajectory,
 } from "./analyze.js";
-export { canonicalJson, type ResolvedArm } from "./arms.js";
+export type { ResolvedArm } from "./arms.js";
 export { type AttemptExecutor, NoScript, type PlannedAttempt, runAttemptHere } from "./attempt.js";
 export { EXAMPLE_EXPERIMENT } from "./example.js";
-export {
-  KIND_NAMES,
-  RUN_FIELD_NAMES,
-  RUN_FIELDS_SCHEMA,
-  type RunFieldName,
-  type RunFields,
-  type TaskKind,
-} from "./fields.js";
 export {
   attemptCount,
   checkExperiment,
   type Experiment,
   type LoadedExperiment,
   loadExperiment,
+  oneArmExperiment,
 } from "./load.js";
 export { ExperimentError, formatProblem } from "./problems.js";
 export { type AttemptEvent, attemptDir, type ExperimentRun, type RunStart, runExperiment } from "./run.js";

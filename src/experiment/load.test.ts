@@ -148,7 +148,7 @@ describe("loadExperiment on bad input: every problem at its line and column", ()
 
   it("a tool set that does not exist, listing the ones that do", () => {
     expect(problems(GOOD.replace("tools: line-edit", "tools: ful"))).toEqual([
-      '6:12: arms[1].tools: no tool set "ful" — the tool sets are full, whole-file, no-search, no-tests, line-edit, shell-only, full-shell ("acilab tasks list --toolsets")',
+      '6:12: arms[1].tools: no tool set "ful" — did you mean "full"? (the tool sets are full, whole-file, no-search, no-tests, line-edit, shell-only, full-shell: "acilab tasks list --toolsets")',
     ]);
   });
 
@@ -242,7 +242,7 @@ workers: 0
       "10:45: tasks[2].suite",
       "11:10: workers",
     ]);
-    expect(found[0]).toContain('no policy kind "antropic"');
+    expect(found[0]).toContain('no policy kind "antropic" — did you mean "anthropic"?');
     expect(found[2]).toContain('no sandbox backend "docker" — use auto, bwrap, process, runsc');
     expect(found[4]).toContain("each side 320–3840");
   });

@@ -3,9 +3,9 @@
  * tasks a run takes. Every problem found is reported at once, each at its line and column.
  */
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
+import type { ResolveOptions, RunSettings } from "../run/index.js";
 import { duplicateNames, type ResolvedArm, resolveArms, unreadFields } from "./arms.js";
-import type { RunFields } from "./fields.js";
 import { ExperimentError, problemAt, schemaProblems } from "./problems.js";
 import { checkSampling, type Sampling } from "./sampling-spec.js";
 import { armsAsList, ExperimentSchema } from "./schema.js";
@@ -88,7 +88,7 @@ export function checkExperiment(
   if (!parsed.success || problems.length > 0) throw new ExperimentError(shown, inFileOrder(problems));
 
   const spec = parsed.data;
-  const base: RunFields = spec.base ?? {};
+  const base: RunSettings = spec.base ?? {};
   problems.push(...duplicateNames(spec.arms).map((p) => at(p.path, p.message)));
   const names = spec.arms.map((a) => a.name);
   const baseline = spec.baseline ?? (names[0] as string);
@@ -114,9 +114,19 @@ export function checkExperiment(
       baseline,
       sampling,
     },
-    arms: resolveArms(base, spec.arms),
+    arms: resolveArms(
+      withSettingsPath(base, file),
+      spec.arms.map((a) => withSettingsPath(a, file)),
+    ),
     tasks: resolved.tasks,
   };
+}
+
+/** A settings file is named relative to the experiment file's folder, as instances files are. */
+function withSettingsPath<T extends RunSettings>(fields: T, file: string): T {
+  return fields.settings === undefined
+    ? fields
+    : { ...fields, settings: resolve(dirname(file), fields.settings) };
 }
 
 function inFileOrder(problems: Problem[]): Problem[] {
@@ -126,4 +136,31 @@ function inFileOrder(problems: Problem[]): Problem[] {
 /** Attempts a run of the experiment makes: every arm on every task, `repeats` times. */
 export function attemptCount(loaded: LoadedExperiment): number {
   return loaded.arms.length * loaded.tasks.length * loaded.experiment.repeats;
+}
+
+/**
+ * An experiment made in code rather than read from a file: one arm over the given tasks, once each
+ * (`acilab suite` is this over the built-in tasks). It runs, resumes and reports like any other.
+ */
+export function oneArmExperiment(options: {
+  name: string;
+  arm: string;
+  settings: RunSettings;
+  tasks: TaskRef[];
+  workers: number;
+  resolve?: ResolveOptions;
+}): LoadedExperiment {
+  return {
+    experiment: {
+      file: `(${options.name})`,
+      name: options.name,
+      repeats: 1,
+      workers: options.workers,
+      seed: 0,
+      baseline: options.arm,
+      sampling: null,
+    },
+    arms: resolveArms({}, [{ name: options.arm, ...options.settings }], options.resolve),
+    tasks: options.tasks,
+  };
 }

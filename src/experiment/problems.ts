@@ -1,5 +1,6 @@
 /** Problems with an experiment file: from schema issues to lines a person can act on, and the error. */
 import type { z } from "zod";
+import { nearestWord } from "../words/index.js";
 import { ARM_KEYS, BASE_KEYS, TOP_LEVEL_KEYS } from "./schema.js";
 import type { Path, Problem, Source } from "./source.js";
 
@@ -31,29 +32,10 @@ function keysAt(path: Path, mapForm: boolean): readonly string[] {
   return [];
 }
 
-/** Edit distance, to suggest the field a typo meant. */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++)
-      next[j] = Math.min(
-        (row[j] ?? 0) + 1,
-        (next[j - 1] ?? 0) + 1,
-        (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    row = next;
-  }
-  return row[b.length] ?? 0;
-}
-
-/** Typos this close (or closer) get a "did you mean"; further is a different word. */
-const SUGGEST_WITHIN = 2;
-
 export function unknownField(name: string, known: readonly string[], what: string): string {
-  const best = [...known].sort((a, b) => distance(name, a) - distance(name, b))[0];
+  const best = nearestWord(name, known);
   const takes = `${what} takes ${known.join(", ")}`;
-  return best !== undefined && distance(name, best) <= SUGGEST_WITHIN
+  return best !== undefined
     ? `unknown field "${name}" — did you mean "${best}"? (${takes})`
     : `unknown field "${name}" — ${takes}`;
 }

@@ -31,6 +31,8 @@ export interface RunExperimentOptions {
   signal?: AbortSignal;
   /** Told once the plan is in the store, before any attempt starts. */
   onStart?: (start: RunStart) => void;
+  /** Told as each attempt starts. */
+  onAttemptStart?: (row: AttemptRow) => void;
   /** Told of every attempt this run finishes (done, no_script or error). */
   onAttempt?: (event: AttemptEvent) => void;
   /** Told of every (arm, task) group whose selection evidence this run gathers (experiments with samples). */
@@ -44,6 +46,8 @@ export interface RunStart {
   requeued: number;
   tookOver: string | undefined;
   autoPolicy: string;
+  /** Attempts earlier runs finished, which this run keeps. */
+  finished: AttemptRow[];
 }
 
 export interface AttemptEvent {
@@ -123,8 +127,9 @@ export async function runExperiment(
       requeued,
       tookOver: store.tookOver,
       autoPolicy,
+      finished: all.filter((r) => r.status !== "pending"),
     });
-    const fieldsOf = new Map(loaded.arms.map((a) => [a.name, a.fields]));
+    const specOf = new Map(loaded.arms.map((a) => [a.name, a.spec]));
     const hashOf = new Map(arms.map((a) => [`${a.name}@${a.version}`, a.hash]));
     const execute = options.execute ?? runAttemptHere;
     const taskOf = new Map(loaded.tasks.map((t) => [`${t.kind}:${t.id}`, t]));
@@ -132,23 +137,23 @@ export async function runExperiment(
     const runOne = async (row: AttemptRow) => {
       const rel = attemptDir(row);
       const abs = join(options.dir, rel);
-      const fields = fieldsOf.get(row.arm) ?? {};
-      const spec = !fields.policy || fields.policy === "auto" ? autoPolicy : fields.policy;
       store.markRunning(row.id);
+      options.onAttemptStart?.(row);
       // A killed run's half-written files must not mix with this run's.
       rmSync(abs, { recursive: true, force: true });
       let result: RunResult | undefined;
       try {
         const ref = taskOf.get(`${row.task_kind}:${row.task}`);
         if (!ref) throw new Error(`task "${row.task}" is not in the experiment file any more`);
+        const spec = specOf.get(row.arm);
+        if (!spec) throw new Error(`arm "${row.arm}" is not in the experiment file any more`);
         result = await execute(
           {
             key: row,
             armHash: hashOf.get(`${row.arm}@${row.arm_version}`) ?? "",
             runUid: store.uid,
             ref,
-            fields,
-            policySpec: spec,
+            spec,
             out: abs,
           },
           options.signal,
@@ -182,7 +187,7 @@ export async function runExperiment(
     if (sampling && !options.signal?.aborted)
       evidence.groups = await gatherSelection(store, store.attempts(arms), options.dir, sampling, {
         taskOf: (row) => taskOf.get(`${row.task_kind}:${row.task}`),
-        fieldsOf: (arm) => fieldsOf.get(arm) ?? {},
+        specOf: (arm) => specOf.get(arm),
         workers: Math.min(workers, loaded.experiment.workers),
         ...(options.signal ? { signal: options.signal } : {}),
         onGroup: (e) => {

@@ -3,9 +3,9 @@
  * that choose one of them. Checked here against the tasks, so a chain that would need data the run
  * cannot keep (patches of a computer-use episode) is refused before anything runs.
  */
-import { checkPolicySpec } from "../policies/index.js";
+import { parsePolicySpec } from "../policies/index.js";
+import { KIND_NAMES, type TaskKind } from "../run/index.js";
 import { type Chain, parseChain, SELECTOR_NEEDS } from "../select/index.js";
-import { KIND_NAMES, type TaskKind } from "./fields.js";
 import type { Path } from "./source.js";
 
 export interface Sampling {
@@ -80,8 +80,7 @@ export function checkSampling(
   const scored = chains.some((c) => c.stages.includes("verifier"));
   if (spec.verifier !== undefined) {
     try {
-      checkPolicySpec(spec.verifier);
-      if (!MODEL_KINDS.includes(spec.verifier.split(":")[0] ?? ""))
+      if (!MODEL_KINDS.includes(parsePolicySpec(spec.verifier).kind))
         throw new Error(
           `verifier "${spec.verifier}" is not a model — a verifier reads a prompt and replies with a score: use anthropic:MODEL, openai:MODEL or openai-compatible:MODEL@URL`,
         );

@@ -3,7 +3,7 @@
  * ignored setting. Task entries are checked by tasks.ts, which knows the tasks.
  */
 import { z } from "zod";
-import { RUN_FIELDS } from "./fields.js";
+import { RUN_SETTINGS_SCHEMA } from "../run/index.js";
 
 /** Arms become folder names and database keys: keep them to a safe, short alphabet. */
 export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -24,8 +24,8 @@ const armName = z
   .regex(NAME_PATTERN, "an arm's name is letters, digits, '.', '_' and '-', starting with a letter or digit");
 
 /** Every run field is optional: what neither the arm nor base sets, the run's own default decides. */
-const OPTIONAL_FIELDS = z.strictObject(RUN_FIELDS).partial().shape;
-export const RunFieldsSchema = z.strictObject(OPTIONAL_FIELDS);
+const OPTIONAL_FIELDS = RUN_SETTINGS_SCHEMA.shape;
+export const RunFieldsSchema = RUN_SETTINGS_SCHEMA;
 export const ArmSchema = z.strictObject({ name: armName, ...OPTIONAL_FIELDS });
 
 const wholeNumber = (min: number, max: number) => {

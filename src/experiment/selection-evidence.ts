@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { costOf, priceFor } from "../ledger/index.js";
 import { makePolicy, type Policy } from "../policies/index.js";
 import { forEachLimited } from "../pool/index.js";
-import type { BackendChoice } from "../sandbox/index.js";
+import type { RunSpec } from "../run/index.js";
 import {
   type CandidatePatch,
   codePart,
@@ -26,7 +26,6 @@ import type { Instance } from "../swebench/index.js";
 import { taskInstance } from "../tasks/index.js";
 import { git } from "../workspace/index.js";
 import { codingTask } from "./attempt.js";
-import type { RunFields } from "./fields.js";
 import type { Sampling } from "./sampling-spec.js";
 import {
   type AttemptRow,
@@ -143,7 +142,8 @@ export async function gatherGroup(
   group: SampleGroup,
   dir: string,
   ref: TaskRef,
-  fields: RunFields,
+  /** The arm's sandbox and grading rules (its spec's); absent: the grader's defaults. */
+  spec: Pick<RunSpec, "sandbox" | "rules"> | undefined,
   sampling: Sampling,
   verifier: Policy | undefined,
   signal?: AbortSignal,
@@ -178,8 +178,7 @@ export async function gatherGroup(
   let tests: TaskEvidence | undefined;
   if (needs.tests) {
     tests = await gatherTestEvidence(instance, patches, {
-      ...(fields.sandbox ? { backend: fields.sandbox as BackendChoice } : {}),
-      ...(fields.rules ? { rules: fields.rules } : {}),
+      ...(spec ? { backend: spec.sandbox, rules: spec.rules } : {}),
       ...(signal ? { signal } : {}),
     });
     for (const [i, row] of group.rows.entries()) {
@@ -279,7 +278,7 @@ export async function gatherSelection(
   sampling: Sampling,
   context: {
     taskOf: (row: AttemptRow) => TaskRef | undefined;
-    fieldsOf: (arm: string) => RunFields;
+    specOf: (arm: string) => RunSpec | undefined;
     workers: number;
     signal?: AbortSignal;
     onGroup?: (event: EvidenceEvent) => void;
@@ -312,7 +311,7 @@ export async function gatherSelection(
           group,
           dir,
           ref,
-          context.fieldsOf(group.arm),
+          context.specOf(group.arm),
           sampling,
           verifier,
           context.signal,

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { HANG_GUARD_MS } from "../testing/time.js";
-import { armHash, type ResolvedArm } from "./arms.js";
+import { legacyArmHash, type ResolvedArm, resolveArms } from "./arms.js";
 import { type AttemptKey, AttemptStore, DB_FILE, SCHEMA_VERSION, StoreRefused } from "./store.js";
 import { STALE_MS } from "./store-holder.js";
 
@@ -27,8 +27,7 @@ function tempDir(): string {
 }
 
 function arm(name: string, tools: string): ResolvedArm {
-  const fields = { tools };
-  return { name, fields, hash: armHash(fields) };
+  return resolveArms({}, [{ name, tools }])[0] as ResolvedArm;
 }
 
 function keys(armName: string, version: number): AttemptKey[] {
@@ -166,6 +165,21 @@ describe("AttemptStore", () => {
       .all();
     expect(all.length).toBe(4); // version 1 had no lean attempts planned here; version 2's four
     expect(store.attempts(versions).filter((r) => r.arm === "full")).toHaveLength(4); // kept
+    store.close();
+  });
+
+  it("keeps the version of an arm a store recorded before RunSpec (the fields' own hash), and re-hashes it", async () => {
+    const dir = tempDir();
+    let store = await AttemptStore.open(dir, "exp");
+    const full = arm("full", "full");
+    // What a store written before RunSpec holds: the hash of the file's fields alone.
+    store.syncArms([{ name: "full", fields: full.fields, hash: legacyArmHash(full.fields) }], false);
+    store.close();
+    store = await AttemptStore.open(dir, "exp");
+    expect(store.syncArms([full], false)).toEqual([{ name: "full", version: 1, hash: full.hash }]);
+    expect(store.db.prepare("SELECT hash FROM arms WHERE name = 'full'").get()).toEqual({ hash: full.hash });
+    // Changed fields are still a changed arm.
+    expect(() => store.syncArms([arm("full", "shell-only")], false)).toThrow(StoreRefused);
     store.close();
   });
 

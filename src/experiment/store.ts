@@ -8,7 +8,8 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { ownerState, ownerToken } from "../owners/index.js";
-import { canonicalJson, type ResolvedArm } from "./arms.js";
+import { canonicalJson } from "../run/index.js";
+import type { ResolvedArm } from "./arms.js";
 import { StoreRefused } from "./store-errors.js";
 import { claimDatabase, releaseDatabase } from "./store-holder.js";
 import { SCHEMA_SQL, SCHEMA_VERSION } from "./store-schema.js";
@@ -159,19 +160,29 @@ export class AttemptStore {
 
   /**
    * Each arm's version for this run: its stored one when the hash matches, a new one when it does not
-   * and `newVersion` says so, else refused naming the arm. All or nothing: one transaction.
+   * and `newVersion` says so, else refused naming the arm. All or nothing: one transaction. A store
+   * written before RunSpec recorded the hash of the file's fields alone: an arm whose fields are the
+   * same keeps its version, and its stored hash becomes the RunSpec's.
    */
-  syncArms(arms: readonly ResolvedArm[], newVersion: boolean): ArmVersion[] {
+  syncArms(
+    arms: ReadonlyArray<Pick<ResolvedArm, "name" | "fields" | "hash"> & { legacyHash?: string }>,
+    newVersion: boolean,
+  ): ArmVersion[] {
     const latest = this.db.prepare<[string], { version: number; hash: string }>(
       "SELECT version, hash FROM arms WHERE name = ? ORDER BY version DESC LIMIT 1",
     );
     const insert = this.db.prepare(
       "INSERT INTO arms (name, version, hash, definition, created_at) VALUES (?, ?, ?, ?, ?)",
     );
+    const rehash = this.db.prepare("UPDATE arms SET hash = ? WHERE name = ? AND version = ?");
     return this.db.transaction(() =>
       arms.map((arm) => {
         const stored = latest.get(arm.name);
         if (stored?.hash === arm.hash) return { name: arm.name, version: stored.version, hash: arm.hash };
+        if (arm.legacyHash !== undefined && stored?.hash === arm.legacyHash) {
+          rehash.run(arm.hash, arm.name, stored.version);
+          return { name: arm.name, version: stored.version, hash: arm.hash };
+        }
         if (stored && !newVersion)
           throw new StoreRefused(
             `arm "${arm.name}" changed since ${this.file} recorded it (hash ${stored.hash.slice(0, 12)} → ${arm.hash.slice(0, 12)}) — rerun with --new-arm-version to run it as version ${stored.version + 1} (its version-${stored.version} attempts are kept), put the old definition back, or use another --out`,

@@ -7,9 +7,10 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { listCuaTasks, loadTaskFolder, looksLikeTaskPath } from "../cua/index.js";
+import type { TaskKind } from "../run/index.js";
 import { loadInstances } from "../swebench/index.js";
 import { listTaskIds, TOOLS_TASKS } from "../tasks/index.js";
-import type { TaskKind } from "./fields.js";
+import { didYouMean } from "../words/index.js";
 import type { Path } from "./source.js";
 
 export interface TaskRef {
@@ -45,22 +46,6 @@ function globRegExp(glob: string): RegExp {
   return new RegExp(`^${body}$`);
 }
 
-/** Task ids this close to a typo are offered as what it meant. */
-function nearest(id: string, ids: readonly string[]): string | undefined {
-  return ids.find((known) => known.startsWith(id) || id.startsWith(known) || sameButOne(id, known));
-}
-
-function sameButOne(a: string, b: string): boolean {
-  if (Math.abs(a.length - b.length) > 1) return false;
-  let i = 0;
-  while (i < a.length && a[i] === b[i]) i++;
-  return [
-    a.slice(i + 1) === b.slice(i + 1),
-    a.slice(i + 1) === b.slice(i),
-    a.slice(i) === b.slice(i + 1),
-  ].some(Boolean);
-}
-
 /** One entry → its tasks, or a sentence saying what is wrong with it. */
 function expand(entry: unknown, experimentFile: string, catalog: readonly TaskRef[]): TaskRef[] | string {
   if (typeof entry === "string") {
@@ -72,11 +57,11 @@ function expand(entry: unknown, experimentFile: string, catalog: readonly TaskRe
     }
     const task = catalog.find((t) => t.id === entry);
     if (task) return [task];
-    const guess = nearest(
+    const guess = didYouMean(
       entry,
       catalog.map((t) => t.id),
     );
-    return `no task "${entry}"${guess ? ` — did you mean "${guess}"?` : ""} (${SEE_LIST}; an instances file is {instances: FILE})`;
+    return `no task "${entry}"${guess} (${SEE_LIST}; an instances file is {instances: FILE})`;
   }
   if (typeof entry !== "object" || entry === null || Array.isArray(entry) || Object.keys(entry).length !== 1)
     return `a task entry is ${ENTRY_FORMS}`;

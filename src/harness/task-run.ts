@@ -17,8 +17,8 @@ import { createTodoTool } from "./todo.js";
 import { preToolUse, withPostToolUse } from "./tool-hooks.js";
 import { NO_HOOKS, type RunHooks } from "./types.js";
 
-export type RepoMapChoice = "off" | "tool" | "prefix";
-export const REPO_MAP_CHOICES: readonly RepoMapChoice[] = ["off", "tool", "prefix"];
+export const REPO_MAP_CHOICES = ["off", "tool", "prefix"] as const;
+export type RepoMapChoice = (typeof REPO_MAP_CHOICES)[number];
 
 /** What an arm chooses; the defaults are what task runs did before these existed. */
 export interface TaskHarnessChoice {

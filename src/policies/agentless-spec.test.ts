@@ -1,15 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { type AgentlessPolicy, isAgentless, parseAgentlessSpec } from "./agentless-spec.js";
-import { checkPolicySpec, makePolicy } from "./spec.js";
+import { makePolicy, parsePolicySpec } from "./spec.js";
 
 describe("agentless policy specs", () => {
   it("reads options before the model spec and keeps a URL's colons in the model spec", () => {
     expect(
-      parseAgentlessSpec("agentless:k=6:temperature=0.5:openai-compatible:m@http://127.0.0.1:9/v1"),
-    ).toEqual({ settings: { k: 6, temperature: 0.5 }, inner: "openai-compatible:m@http://127.0.0.1:9/v1" });
-    expect(parseAgentlessSpec("agentless:anthropic:claude-sonnet-4-5")).toEqual({
+      parsePolicySpec("agentless:k=6:temperature=0.5:openai-compatible:m@http://127.0.0.1:9/v1"),
+    ).toMatchObject({
+      kind: "agentless",
+      settings: { k: 6, temperature: 0.5 },
+      model: { kind: "openai-compatible", model: "m", baseURL: "http://127.0.0.1:9/v1" },
+    });
+    expect(parsePolicySpec("agentless:anthropic:claude-sonnet-4-5")).toMatchObject({
       settings: { k: 4, temperature: 0.8 },
-      inner: "anthropic:claude-sonnet-4-5",
+      model: { kind: "anthropic", text: "anthropic:claude-sonnet-4-5" },
     });
   });
 
@@ -23,23 +26,19 @@ describe("agentless policy specs", () => {
     ["agentless:n=2:openai:gpt-4.1", 'no option "n"'],
     ["agentless:scripted", "is not a model spec"],
     ["agentless:agentless:openai:gpt-4.1", "is not a model spec"],
-    ["agentless:openai-compatible:m", "expected openai-compatible:MODEL@URL"],
-  ])("checkPolicySpec(%s) says what is wrong", (spec, why) => {
-    expect(() => checkPolicySpec(spec)).toThrow(why);
+    ["agentless:openai-compatible:m", "expected openai-compatible:<model>@<base url>"],
+  ])("parsePolicySpec(%s) says what is wrong", (spec, why) => {
+    expect(() => parsePolicySpec(spec)).toThrow(why);
   });
 
   it("accepts the documented forms", () => {
-    expect(() => checkPolicySpec("agentless:k=4:anthropic:claude-sonnet-4-5")).not.toThrow();
-    expect(() => checkPolicySpec("agentless:openai-compatible:rec@http://127.0.0.1:8000/v1")).not.toThrow();
+    expect(() => parsePolicySpec("agentless:k=4:anthropic:claude-sonnet-4-5")).not.toThrow();
+    expect(() => parsePolicySpec("agentless:openai-compatible:rec@http://127.0.0.1:8000/v1")).not.toThrow();
   });
 
-  it("makes a workflow policy over a real adapter that refuses to act as an agent", async () => {
-    const policy = makePolicy("agentless:k=2:openai-compatible:rec@http://127.0.0.1:9/v1");
-    expect(isAgentless(policy)).toBe(true);
-    const agentless = policy as AgentlessPolicy;
-    expect(agentless.inner.spec).toBe("openai-compatible:rec@http://127.0.0.1:9/v1");
-    expect(agentless.model).toBe("rec");
-    expect(agentless.settings.k).toBe(2);
-    await expect(agentless.next()).rejects.toThrow("fixed workflow for coding tasks");
+  it("is a workflow over a model, never an agent: makePolicy refuses it and names its model", () => {
+    expect(() => makePolicy("agentless:k=2:openai-compatible:rec@http://127.0.0.1:9/v1")).toThrow(
+      /the Agentless workflow, not an agent .*openai-compatible:rec@http:\/\/127\.0\.0\.1:9\/v1/,
+    );
   });
 });

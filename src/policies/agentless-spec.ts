@@ -1,9 +1,8 @@
 /**
- * `agentless:[k=N:][temperature=T:]<model spec>`: the Agentless workflow (src/agentless) driving a
- * real model. The spec is parsed here, beside the other kinds, so `checkPolicySpec` and `makePolicy`
- * read one grammar; the workflow itself lives in its own area and reaches the model through `inner`.
+ * The options part of `agentless:[k=N:][temperature=T:]<model spec>`: how many repair candidates and
+ * how hot. The spec as a whole is read by parsePolicySpec (spec.ts), which checks the model spec after
+ * the options like any other; the workflow itself lives in src/agentless.
  */
-import { type Policy, PolicyError, type PolicyReply } from "./types.js";
 
 export interface AgentlessSettings {
   /** Repair candidates sampled per location set. */
@@ -21,20 +20,11 @@ const MAX_K = 40;
 /** Both providers accept 0..2 (Anthropic only up to 1; its API says so itself). */
 const MAX_TEMPERATURE = 2;
 
-/** The kinds that call a model: the workflow's model calls must be real ones, priced and recorded. */
-const MODEL_KINDS = ["anthropic", "openai", "openai-compatible"];
-
 export const AGENTLESS_SPEC_USE =
   "write agentless:[k=N:][temperature=T:]MODEL_SPEC, e.g. agentless:k=4:anthropic:claude-sonnet-4-5";
 
-export interface ParsedAgentlessSpec {
-  settings: AgentlessSettings;
-  /** The model spec after the options, e.g. "openai-compatible:m@http://127.0.0.1:8000/v1". */
-  inner: string;
-}
-
-/** Parses what follows "agentless:"; throws a sentence naming the fault and the fix. */
-export function parseAgentlessSpec(spec: string): ParsedAgentlessSpec {
+/** Reads the options of an `agentless:…` spec and returns them with the model spec that follows. */
+export function parseAgentlessOptions(spec: string): { settings: AgentlessSettings; inner: string } {
   const fail = (why: string): never => {
     throw new Error(`policy "${spec}": ${why} — ${AGENTLESS_SPEC_USE}`);
   };
@@ -65,42 +55,5 @@ export function parseAgentlessSpec(spec: string): ParsedAgentlessSpec {
   }
   const inner = rest.join(":");
   if (inner === "") fail("the model spec is missing after the options");
-  const kind = inner.split(":")[0] as string;
-  if (!MODEL_KINDS.includes(kind))
-    fail(
-      `"${inner}" is not a model spec; the workflow needs a model (${MODEL_KINDS.join(", ")}), not ${kind}`,
-    );
   return { settings, inner };
-}
-
-/**
- * What `--policy agentless:…` resolves to. It is not an agent: `next` refuses, so a run that is not a
- * coding task cannot quietly use it as one; the coding run sees `workflow` and runs the workflow,
- * which calls `inner` (a real adapter) for each stage.
- */
-export class AgentlessPolicy implements Policy {
-  readonly workflow = "agentless";
-
-  constructor(
-    readonly spec: string,
-    readonly inner: Policy,
-    readonly settings: AgentlessSettings,
-  ) {}
-
-  get model(): string | undefined {
-    return this.inner.model;
-  }
-
-  next(): Promise<PolicyReply> {
-    return Promise.reject(
-      new PolicyError(
-        "bad_request",
-        `policy "${this.spec}" is a fixed workflow for coding tasks, not an agent loop — run it on a coding task, or use ${this.inner.spec} for this one`,
-      ),
-    );
-  }
-}
-
-export function isAgentless(policy: Policy): policy is AgentlessPolicy {
-  return policy instanceof AgentlessPolicy;
 }

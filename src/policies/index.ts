@@ -1,21 +1,20 @@
 export {
   AGENTLESS_SPEC_USE,
-  AgentlessPolicy,
   type AgentlessSettings,
   DEFAULT_AGENTLESS_K,
   DEFAULT_AGENTLESS_TEMPERATURE,
-  isAgentless,
-  parseAgentlessSpec,
 } from "./agentless-spec.js";
 export { AnthropicPolicy, type AnthropicPolicyOptions } from "./anthropic.js";
 export { OpenAIPolicy, type OpenAIPolicyOptions } from "./openai.js";
 export { ReplayPolicy } from "./replay.js";
 export { estimateUsage, loadScript, ScriptedPolicy, ScriptFile } from "./scripted.js";
 export {
-  checkPolicySpec,
+  type ModelSpec,
   makePolicy,
   POLICY_SPEC_HELP,
   type PolicyContext,
+  type PolicySpec,
+  parsePolicySpec,
   resolveAutoPolicy,
 } from "./spec.js";
 export {

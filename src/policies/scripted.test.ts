@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { Message } from "../messages/index.js";
 import { ReplayPolicy } from "./replay.js";
 import { loadScript, ScriptedPolicy } from "./scripted.js";
-import { makePolicy, resolveAutoPolicy } from "./spec.js";
+import { makePolicy, parsePolicySpec, resolveAutoPolicy } from "./spec.js";
 import type { PolicyRequest } from "./types.js";
 
 const dir = mkdtempSync(join(tmpdir(), "acilab-scripted-"));
@@ -98,9 +98,12 @@ describe("policy specs", () => {
     expect(() => makePolicy("openai-compatible:qwen3")).toThrow(
       /expected openai-compatible:<model>@<base url>/,
     );
-    expect(() => makePolicy("gemini:pro")).toThrow(/unknown policy "gemini:pro"[\s\S]*anthropic:<model>/);
+    expect(() => makePolicy("gemini:pro")).toThrow(/no policy kind "gemini" \(use auto, .*anthropic:MODEL/);
     expect(() => makePolicy("anthropic:")).toThrow(/missing the model name/);
     expect(() => makePolicy("scripted")).toThrow(/needs a task with a reference script/);
+    expect(() => makePolicy("auto")).toThrow(/names no agent until it is resolved/);
+    expect(() => parsePolicySpec("auto:x")).toThrow(/takes nothing after it/);
+    expect(() => parsePolicySpec("scripted:")).toThrow(/needs a file after the colon/);
   });
 
   it("auto picks a model only when a key is set, and says why", () => {

@@ -6,7 +6,8 @@ import { acmeTask, loadTask } from "../tasks/index.js";
 import { cursorFor, makePythonTask } from "../tasks/testing.js";
 import { readTrajectory, type TurnRecord } from "../trajectory/index.js";
 import { codingRun } from "./coding.js";
-import { runAnyTask } from "./root.js";
+import { runKind } from "./root.js";
+import { actorOf } from "./spec/index.js";
 import { compareActionFormats, toolsRun } from "./tools.js";
 
 const dir = mkdtempSync(join(tmpdir(), "acilab-formats-"));
@@ -22,7 +23,7 @@ const turns = (path: string) =>
 describe("the Acme comparison: JSON tool calls against one code action", () => {
   it("reproduces the shape: 6 turns vs 2, 14 calls each, $279.00 both, code reads ≤ 1/3 the tokens", async () => {
     const out = join(dir, "acme");
-    const [json, code] = await compareActionFormats(acmeTask, {}, { policySpec: "scripted", out });
+    const [json, code] = await compareActionFormats(acmeTask, {}, { actor: actorOf("scripted"), out });
     const calls = { list_orders: 3, get_order: 7, late_fee: 4 };
     expect(json).toMatchObject({
       action_format: "json",
@@ -78,7 +79,7 @@ describe("the Acme comparison: JSON tool calls against one code action", () => {
   });
 
   it("checks permissions when a program calls, and the answer is then wrong, not invented", async () => {
-    const result = await runAnyTask(
+    const result = await runKind(
       toolsRun(acmeTask, {
         actionFormat: "code",
         permission: (tool, input) =>
@@ -86,7 +87,7 @@ describe("the Acme comparison: JSON tool calls against one code action", () => {
             ? { allow: false, reason: "fees for more than 10 days late need a person's approval" }
             : { allow: true },
       }),
-      { policySpec: "scripted", out: join(dir, "denied") },
+      { actor: actorOf("scripted"), out: join(dir, "denied") },
     );
     expect(result.stop_reason).toBe("policy_error"); // the script finds no total to report
     expect(result.resolved).toBe(false);
@@ -120,9 +121,9 @@ describe("code actions on a repository task", () => {
     const out = join(dir, "repo-code");
     const taskDir = makePythonTask();
     cleanup.push(taskDir);
-    const result = await runAnyTask(
+    const result = await runKind(
       codingRun(loadTask(taskDir), { tools: "full", history: "all", actionFormat: "code" }),
-      { policySpec: `scripted:${script}`, out },
+      { actor: actorOf(`scripted:${script}`), out },
     );
     expect(result).toMatchObject({
       resolved: true,

@@ -34,7 +34,7 @@ import {
 } from "../cua/index.js";
 import { DEFAULT_CUA_LIMITS, type Limits } from "../loop/index.js";
 import type { ResultCore } from "./result.js";
-import type { KindEnd, RunnableTask, SharedRun } from "./root.js";
+import { type KindEnd, loopPolicy, type RunnableTask, type SharedRun } from "./root.js";
 
 /** Past the episode's wall clock, how long to wait for a step in flight before closing the browser. */
 const HANG_GRACE_MS = 15_000;
@@ -91,6 +91,7 @@ export function cuaRun(task: CuaTask | TaskFile, options: CuaOptions): RunnableT
   return {
     kind: "cua",
     id: task.id,
+    takesWorkflow: false,
     scripted: (steps) => (file ? taskFileScripted(task, steps) : cuaScriptedPolicy(task, steps)),
     execute: (run) => executeCua(file ? taskFileStage(task) : builtinStage(task), options, run),
   };
@@ -124,7 +125,7 @@ async function executeCua(
     episode = await stage.open(env);
     outcome = await runCuaEpisode({
       env,
-      policy: run.policy,
+      policy: loopPolicy(run),
       task: episode.task,
       observe: options.observe,
       reset: !episode.loaded,

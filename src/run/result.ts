@@ -49,6 +49,8 @@ export interface ResultCore<K extends TaskKind, G extends GradeCore> {
   cache_busts: number;
   /** The whole run, start to verdict (setup, loop, grading), in seconds to 2 decimals. */
   wall_s: number;
+  /** What a person should know about how the run went (hooks skipped, a memory file cut), once each. */
+  warnings: string[];
   grade: G;
 }
 
@@ -65,6 +67,7 @@ export const CORE_FIELDS = [
   "cost_usd",
   "cache_busts",
   "wall_s",
+  "warnings",
   "grade",
 ] as const satisfies readonly (keyof ResultCore<TaskKind, GradeCore>)[];
 
@@ -82,6 +85,7 @@ export function resultCore<K extends TaskKind, G extends GradeCore>(parts: {
   ledger: Ledger;
   wallMs: number;
   grade: G;
+  warnings?: readonly string[];
 }): ResultCore<K, G> {
   const t = parts.ledger.totals;
   return {
@@ -102,6 +106,7 @@ export function resultCore<K extends TaskKind, G extends GradeCore>(parts: {
     cost_usd: parts.ledger.costComplete ? roundCost(parts.ledger.knownCostUsd) : null,
     cache_busts: parts.ledger.cacheBusts,
     wall_s: wallSeconds(parts.wallMs),
+    warnings: [...(parts.warnings ?? [])],
     grade: parts.grade,
   };
 }

@@ -8,7 +8,8 @@ import { acmeTask, loadTask } from "../tasks/index.js";
 import { makePythonTask } from "../tasks/testing.js";
 import { codingRun } from "./coding.js";
 import { CORE_FIELDS, resultCore, TASK_KINDS, wallSeconds } from "./result.js";
-import { resolvePolicy, runAnyTask } from "./root.js";
+import { makeActor, runKind } from "./root.js";
+import { actorOf } from "./spec/index.js";
 import { toolsRun } from "./tools.js";
 
 const bwrap = await probeBwrap();
@@ -31,12 +32,12 @@ afterAll(() => {
 
 describe("runAnyTask", () => {
   it("writes one schema for a coding run and a tool task: same core fields, same meaning", async () => {
-    const coding = await runAnyTask(codingRun(loadTask(taskDir), { tools: "full", history: "all" }), {
-      policySpec: "scripted",
+    const coding = await runKind(codingRun(loadTask(taskDir), { tools: "full", history: "all" }), {
+      actor: actorOf("scripted"),
       out: join(dir, "coding"),
     });
-    const tools = await runAnyTask(toolsRun(acmeTask, { actionFormat: "json" }), {
-      policySpec: "scripted",
+    const tools = await runKind(toolsRun(acmeTask, { actionFormat: "json" }), {
+      actor: actorOf("scripted"),
       out: join(dir, "tools"),
     });
     for (const [result, folder] of [
@@ -76,8 +77,8 @@ describe("runAnyTask", () => {
   });
 
   it("runs a tool task's programs in the sandbox backend asked for (--sandbox), and says so", async () => {
-    const result = await runAnyTask(toolsRun(acmeTask, { actionFormat: "code", sandbox: "process" }), {
-      policySpec: "scripted",
+    const result = await runKind(toolsRun(acmeTask, { actionFormat: "code", sandbox: "process" }), {
+      actor: actorOf("scripted"),
     });
     expect(result).toMatchObject({ resolved: true, sandbox: "process", network: "none" });
     expect(result.sandbox_warning).toMatch(/process backend/);
@@ -85,53 +86,53 @@ describe("runAnyTask", () => {
 
   it("refuses a network allowlist (--allow-net) the tool task's backend cannot enforce, instead of dropping it", async () => {
     await expect(
-      runAnyTask(
-        toolsRun(acmeTask, { actionFormat: "code", sandbox: "process", allowNet: ["example.com"] }),
-        {
-          policySpec: "scripted",
-        },
-      ),
+      runKind(toolsRun(acmeTask, { actionFormat: "code", sandbox: "process", allowNet: ["example.com"] }), {
+        actor: actorOf("scripted"),
+      }),
     ).rejects.toThrow(/cannot enforce a network allowlist/);
   });
 
   it.skipIf(!bwrap.ok)("passes --allow-net to a tool task's sandbox", async () => {
-    const result = await runAnyTask(
+    const result = await runKind(
       toolsRun(acmeTask, { actionFormat: "code", sandbox: "bwrap", allowNet: ["example.com"] }),
-      { policySpec: "scripted" },
+      { actor: actorOf("scripted") },
     );
     expect(result).toMatchObject({ sandbox: "bwrap", network: { allow: ["example.com"] } });
   });
 });
 
-describe("resolvePolicy: the one place a spec becomes a policy", () => {
+describe("makeActor: the one place an actor is made", () => {
   const task = {
+    id: "t",
+    kind: "coding" as const,
+    takesWorkflow: true,
     scripted: (file: string | undefined) => ({ spec: `script:${file ?? "reference"}` }) as never,
   };
 
   it("plain scripted is the task's reference; scripted:FILE the kind's script format", () => {
-    expect(resolvePolicy("scripted", task).spec).toBe("script:reference");
-    expect(resolvePolicy("scripted:steps.json", task).spec).toBe("script:steps.json");
+    const loop = (spec: string) => {
+      const actor = makeActor(actorOf(spec), task);
+      return actor.kind === "loop" ? actor.policy.spec : actor.workflow.spec;
+    };
+    expect(loop("scripted")).toBe("script:reference");
+    expect(loop("scripted:steps.json")).toBe("script:steps.json");
+    expect(loop("openai-compatible:m@http://127.0.0.1:9/v1")).toBe(
+      "openai-compatible:m@http://127.0.0.1:9/v1",
+    );
   });
 
-  it("auto without a model key runs the reference script, and a model spec makes that model's policy", () => {
-    const saved = { a: process.env.ANTHROPIC_API_KEY, o: process.env.OPENAI_API_KEY };
-    delete process.env.ANTHROPIC_API_KEY;
-    delete process.env.OPENAI_API_KEY;
-    try {
-      expect(resolvePolicy("auto", task).spec).toBe("script:reference");
-    } finally {
-      if (saved.a !== undefined) process.env.ANTHROPIC_API_KEY = saved.a;
-      if (saved.o !== undefined) process.env.OPENAI_API_KEY = saved.o;
+  it("the Agentless workflow is an actor of its own, refused where there is no repository to edit", () => {
+    const actor = makeActor(actorOf("agentless:k=2:openai-compatible:m@http://127.0.0.1:9/v1"), task);
+    expect(actor.kind).toBe("agentless");
+    if (actor.kind === "agentless") {
+      expect(actor.workflow.model.spec).toBe("openai-compatible:m@http://127.0.0.1:9/v1");
+      expect(actor.workflow.settings).toEqual({ k: 2, temperature: 0.8 });
     }
-    process.env.ANTHROPIC_API_KEY = "sk-ant-test";
-    try {
-      expect(resolvePolicy("auto", task).spec).toBe("anthropic:claude-sonnet-4-5");
-      expect(resolvePolicy("anthropic:claude-opus-4-1", task).spec).toBe("anthropic:claude-opus-4-1");
-    } finally {
-      if (saved.a === undefined) delete process.env.ANTHROPIC_API_KEY;
-      else process.env.ANTHROPIC_API_KEY = saved.a;
-    }
-    expect(() => resolvePolicy("nonsense", task)).toThrow(/unknown policy "nonsense"/);
+    expect(() =>
+      makeActor(actorOf("agentless:openai:gpt-4.1"), { ...task, kind: "cua", takesWorkflow: false }),
+    ).toThrow(/is a computer-use task — use openai:gpt-4.1 for it/);
+    expect(() => actorOf("auto")).toThrow(/resolveRunSpec resolves it/);
+    expect(() => actorOf("nonsense")).toThrow(/no policy kind "nonsense"/);
   });
 });
 
@@ -152,7 +153,9 @@ describe("resultCore", () => {
       ledger,
       wallMs: 1234.5,
       grade: { resolved: false, detail: "no" },
+      warnings: ["memory: AGENTS.md cut at 32 KiB"],
     });
+    expect(core.warnings).toEqual(["memory: AGENTS.md cut at 32 KiB"]);
     expect(core.usage).toEqual({
       input: 100,
       output: 10,

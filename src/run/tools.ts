@@ -20,7 +20,7 @@ import {
 } from "../tools/index.js";
 import type { ActionRecord, TrajectorySink } from "../trajectory/index.js";
 import type { ResultCore } from "./result.js";
-import { type KindEnd, type RunnableTask, type RunOptions, runAnyTask, type SharedRun } from "./root.js";
+import { type KindEnd, type KindRunOptions, type RunnableTask, runKind, type SharedRun } from "./root.js";
 import { runWorkspaceLoop } from "./workspace-loop.js";
 
 export interface ToolsOptions {
@@ -53,6 +53,7 @@ export function toolsRun(task: ToolsTask, options: ToolsOptions): RunnableTask<T
   return {
     kind: "tools",
     id: task.id,
+    takesWorkflow: false,
     scripted: (file) =>
       file === undefined ? task.referencePolicy(options.actionFormat) : makePolicy(`scripted:${file}`),
     execute: (run) => executeTools(task, options, run),
@@ -141,14 +142,14 @@ function countCalls(
 export async function compareActionFormats(
   task: ToolsTask,
   options: Omit<ToolsOptions, "actionFormat">,
-  run: RunOptions,
+  run: KindRunOptions,
 ): Promise<ToolsRunResult[]> {
   const results: ToolsRunResult[] = [];
   for (const actionFormat of ACTION_FORMATS) {
     if (run.signal?.aborted) break;
     const out = run.out ? join(run.out, actionFormat) : undefined;
     results.push(
-      await runAnyTask(toolsRun(task, { ...options, actionFormat }), { ...run, ...(out ? { out } : {}) }),
+      await runKind(toolsRun(task, { ...options, actionFormat }), { ...run, ...(out ? { out } : {}) }),
     );
   }
   return results;

@@ -8,7 +8,7 @@ import { type Limits, type RunOutcome, runAgent, runEndRecord, runStartRecord } 
 import type { Sandbox } from "../sandbox/index.js";
 import { newEditorState, type PermissionHook, type ToolRegistry } from "../tools/index.js";
 import type { TrajectorySink } from "../trajectory/index.js";
-import type { SharedRun } from "./root.js";
+import { loopPolicy, type SharedRun } from "./root.js";
 
 /** mini-SWE-agent's SWE-bench setting is 60 s a command; our tasks' suites take seconds. */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 60_000;
@@ -37,11 +37,12 @@ export interface WorkspaceLoop {
 
 export async function runWorkspaceLoop(run: SharedRun, loop: WorkspaceLoop): Promise<RunOutcome> {
   const trajectory = loop.trajectory ?? run.trajectory;
+  const policy = loopPolicy(run);
   trajectory.write(
     runStartRecord({
       runId: run.runId,
       task: loop.task,
-      policy: run.policy.spec,
+      policy: policy.spec,
       tools: loop.toolsLabel,
       history: loop.history.name,
       limits: loop.limits,
@@ -52,7 +53,7 @@ export async function runWorkspaceLoop(run: SharedRun, loop: WorkspaceLoop): Pro
   );
   const { root, gitDir, sandbox, testCommand } = loop.workspace;
   const outcome = await runAgent({
-    policy: run.policy,
+    policy,
     tools: loop.registry,
     context: {
       root,

@@ -5,6 +5,42 @@ import type { ExecResult } from "./types.js";
 /** After the main process exits, how long to let its pipes drain before we close them ourselves. */
 const PIPE_DRAIN_GRACE_MS = 200;
 
+/** A started command as the exit watch needs it: any backend's child (spawn's, or bwrap's spawner's). */
+export interface Watched {
+  readonly exitCode: number | null;
+  readonly signalCode: NodeJS.Signals | null;
+  once(event: "exit", listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
+  once(event: "error", listener: (err: Error) => void): unknown;
+}
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  /** Set when the program never started (spawn failed). */
+  spawnError?: Error;
+}
+
+/**
+ * The wall clock every backend keeps on a command: `onTimeout` once `timeoutMs` has passed (the
+ * backend's own way to kill it), and the command's exit — however it ends, the timer goes with it.
+ */
+export async function watchExit(child: Watched, timeoutMs: number, onTimeout: () => void): Promise<Exit> {
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    onTimeout();
+  }, timeoutMs);
+  const exit = await new Promise<Omit<Exit, "timedOut">>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null)
+      return resolve({ code: child.exitCode, signal: child.signalCode });
+    child.once("error", (err) => resolve({ code: null, signal: null, spawnError: err }));
+    child.once("exit", (code, signal) => resolve({ code, signal }));
+  });
+  clearTimeout(timer);
+  return { ...exit, timedOut };
+}
+
 /** SIGKILL a whole process group; a group that is already gone is fine. */
 export function killGroup(pgid: number | undefined): void {
   if (pgid === undefined) return;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BwrapSandbox, DEFAULT_CPUS, DEFAULT_MEMORY_BYTES } from "./bwrap/sandbox.js";
-import { openSandbox } from "./bwrap/select.js";
+import { openSandbox } from "./open.js";
 import { DEFAULT_LIMITS } from "./process.js";
 import type { ResourceLimits } from "./types.js";
 

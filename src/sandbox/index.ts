@@ -1,3 +1,12 @@
+export {
+  BACKEND_CHOICES,
+  type BackendChoice,
+  type BackendName,
+  defaultBackend,
+  isBackendChoice,
+  isBackendName,
+  parseBackend,
+} from "./backends.js";
 export { type ReadOnlyBind, resolveReadOnlyBinds } from "./binds.js";
 export {
   DEFAULT_BOX_CPUS,
@@ -11,16 +20,11 @@ export {
 export {
   adoptTree,
   assertReachable,
-  type BackendChoice,
   type BwrapExecResult,
   BwrapSandbox,
-  type BwrapSandboxOptions,
   type CpuStat,
   DEFAULT_CPUS,
-  defaultBackend,
   MAX_ADOPT_DEPTH,
-  openSandbox,
-  parseBackend,
   probeBwrap,
   SANDBOX_GID,
   SANDBOX_UID,
@@ -36,6 +40,7 @@ export {
   PROXY_URL,
   parseAllowRule,
 } from "./net/index.js";
+export { openSandbox } from "./open.js";
 export { HeadTailBuffer } from "./output-cap.js";
 export {
   DEFAULT_LIMITS,
@@ -61,4 +66,5 @@ export {
   type ExecResult,
   type ResourceLimits,
   type Sandbox,
+  type SandboxOptions,
 } from "./types.js";

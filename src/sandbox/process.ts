@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { resolveInside } from "../workspace/index.js";
-import { drain, killGroup, OutputCapture } from "./child.js";
+import { drain, killGroup, OutputCapture, watchExit } from "./child.js";
+import type { NetDecision } from "./net/index.js";
 import type { ExecRequest, ExecResult, ResourceLimits, Sandbox } from "./types.js";
 
 /** Default output cap: mini-SWE-agent keeps 10k characters, production harnesses 30–48k; 30k is mid-range. */
@@ -104,21 +105,9 @@ export class ProcessSandbox implements Sandbox {
     capture.attach(child, request.stdin);
     const channel = request.channel ? openChannel(request.channel, child.stdio) : [];
 
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup(pgid);
-    }, request.timeoutMs);
-
-    const { code, signal, spawnError } = await new Promise<{
-      code: number | null;
-      signal: NodeJS.Signals | null;
-      spawnError?: Error;
-    }>((resolve) => {
-      child.once("error", (err) => resolve({ code: null, signal: null, spawnError: err }));
-      child.once("exit", (c, s) => resolve({ code: c, signal: s }));
-    });
-    clearTimeout(timer);
+    const { code, signal, timedOut, spawnError } = await watchExit(child, request.timeoutMs, () =>
+      killGroup(pgid),
+    );
     if (spawnError) {
       for (const s of channel) s.destroy();
       if (pgid !== undefined) this.live.delete(pgid);
@@ -131,6 +120,11 @@ export class ProcessSandbox implements Sandbox {
     if (pgid !== undefined) this.live.delete(pgid);
 
     return capture.result({ exitCode: code, signal, timedOut });
+  }
+
+  /** The process backend has the host's network and no proxy: nothing is asked, nothing logged. */
+  networkLog(): readonly NetDecision[] {
+    return [];
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,6 @@
 import type { Readable, Writable } from "node:stream";
+import type { ReadOnlyBind } from "./binds.js";
+import type { NetDecision, NetworkPolicy } from "./net/index.js";
 
 /** The fd on which a program with a channel writes to the harness. */
 export const CHANNEL_FD_TO_HOST = 3;
@@ -63,9 +65,10 @@ export interface ResourceLimits {
 }
 
 /**
- * A place where model-caused commands run. Backends: `bwrap` (the default: namespaces, seccomp, a
- * cgroup, the workspace as the only writable mount), `runsc` (gVisor: a user-space kernel) and
- * `process` (the inner layer only: empty environment, rlimits, process-group timeout).
+ * A place where model-caused commands run. Backends: `bwrap` (namespaces, seccomp, a cgroup, the
+ * workspace as the only writable mount; what the default choice "auto" opens where it works),
+ * `runsc` (gVisor: a user-space kernel) and `process` (the inner layer only: empty environment,
+ * rlimits, process-group timeout).
  */
 export interface Sandbox {
   readonly backend: string;
@@ -73,4 +76,59 @@ export interface Sandbox {
   readonly workspace: string;
   exec(request: ExecRequest): Promise<ExecResult>;
   close(): Promise<void>;
+  /**
+   * What the network allowlist's proxy allowed and refused so far, oldest first. Empty where commands
+   * have no network to ask for (the default "none", and the process and runsc backends).
+   */
+  networkLog(): readonly NetDecision[];
+}
+
+/**
+ * What every backend is opened with (openSandbox). Each backend honours what it can and refuses what
+ * it cannot keep (a network allowlist without bwrap, a moved folder without a mount namespace) rather
+ * than dropping it silently.
+ */
+export interface SandboxOptions {
+  /** Host directory mounted read-write at /workspace: the only writable host path. */
+  workspace: string;
+  limits?: Partial<ResourceLimits>;
+  /** Extra allowlisted variables (never secrets). */
+  env?: Record<string, string>;
+  /** Host paths visible read-only (acilab's node_modules for tsx), or parts of the workspace kept read-only. */
+  readOnlyBinds?: readonly ReadOnlyBind[];
+  /**
+   * Host directories writable inside at `dest`, besides the workspace: only an environment layer while
+   * it is built (src/envlayers), which must be its own empty folder. Handed to the sandbox user like the
+   * workspace. Never give a sandbox a folder the host later runs code from.
+   */
+  writableBinds?: ReadonlyArray<{ source: string; dest: string }>;
+  /** cgroup memory limit (default DEFAULT_MEMORY_BYTES). */
+  memoryBytes?: number;
+  /** cgroup pids limit (default limits.processes). */
+  pids?: number;
+  /** cgroup CPU limit in CPUs (default DEFAULT_CPUS; 0.5 = half a core), where a cpu controller exists. */
+  cpus?: number;
+  /**
+   * "none" (default): the sandbox's own loopback only. `{ allow: ["pypi.org", "*.example.com",
+   * "10.0.0.5:3142"] }`: those hosts too, through an HTTP proxy (HTTP_PROXY/HTTPS_PROXY are set);
+   * everything else gets 403. See src/sandbox/net/.
+   */
+  network?: NetworkPolicy;
+  /** Host uid/gid to run as when acilab runs as root (default SANDBOX_UID/GID). */
+  uid?: number;
+  gid?: number;
+  /**
+   * Hand the workspace to the sandbox uid (lchown of every entry with another owner) when acilab runs
+   * as root. Default true; false when it already is — a snapshot prepared once with adoptTree — since
+   * the check alone costs an lstat per file.
+   */
+  adoptWorkspace?: boolean;
+  /**
+   * The workspace is a user's directory that must stay theirs (`acilab sandbox exec --workspace`). As
+   * root, the program then sees it through an idmapped mount that maps the directory's owner to the
+   * sandbox uid (idmap.ts) instead of the directory being handed over: readable and writable inside
+   * whatever its mode, new files owned by its owner, files of other owners out of reach. Throws where
+   * the machine cannot do that. adoptWorkspace is ignored. Default false.
+   */
+  mapWorkspaceOwner?: boolean;
 }

@@ -1,11 +1,12 @@
 /** Jobs and results in one line each, for the worker's log. */
+import { actorSpec } from "../run/index.js";
 import type { JobResult, JobSpec } from "./protocol.js";
 
 export function describeJob(job: JobSpec): string {
   if (job.kind === "grade")
     return `grade ${job.instance.instance_id} (${job.prediction.model_name_or_path}, rules ${job.rules})`;
   const a = job.attempt;
-  return `attempt ${a.arm}${a.arm_version > 1 ? `@${a.arm_version}` : ""} · ${a.task} #${a.repeat} (policy ${job.policy})`;
+  return `attempt ${a.arm}${a.arm_version > 1 ? `@${a.arm_version}` : ""} · ${a.task} #${a.repeat} (policy ${actorSpec(job.spec.actor)})`;
 }
 
 export function describeResult(result: JobResult): string {

@@ -8,7 +8,9 @@ import { join } from "node:path";
 import type { Redis } from "ioredis";
 import { gradeInstance } from "../eval/index.js";
 import { NoScript, type PlannedAttempt, runAttemptHere } from "../experiment/index.js";
-import type { BackendChoice } from "../sandbox/index.js";
+import { parsePolicySpec } from "../policies/index.js";
+import { actorSpec, type RunSpec } from "../run/index.js";
+import type { BackendName } from "../sandbox/index.js";
 import type { Instance } from "../swebench/index.js";
 import { fetchBundle } from "./bundles.js";
 import { packDir } from "./files.js";
@@ -19,7 +21,7 @@ export interface WorkerContext {
   /** `host:pid`, named in every result. */
   worker: string;
   /** The sandbox backends this worker runs, its default first (never `process` unless it was named). */
-  sandboxes: readonly Exclude<BackendChoice, "auto">[];
+  sandboxes: readonly BackendName[];
   /** Where attempts' folders are made and removed. */
   scratch: string;
   /** The verified bundles' cache (default: acilab's cache folder). */
@@ -31,28 +33,35 @@ export interface WorkerContext {
 /** Handed back, not finished: the job goes back to the queue for another worker. */
 export const ABORTED = Symbol("aborted");
 
-/** Policies that read a file on the coordinator's machine cannot be played here. */
-function fileBoundPolicy(spec: string): boolean {
-  return /^(scripted|replay):./.test(spec);
+/** What in a spec reads a file on the coordinator's machine, which a worker does not have; undefined when nothing does. */
+function fileBound(spec: RunSpec): string | undefined {
+  if (spec.harness.settings !== null) return `the settings file ${spec.harness.settings}`;
+  if (spec.actor.kind !== "loop") return undefined;
+  const policy = parsePolicySpec(spec.actor.policy);
+  if (policy.kind === "replay" || (policy.kind === "scripted" && policy.file !== undefined))
+    return `policy ${policy.text}`;
+  return undefined;
 }
 
-function isBackend(b: string): b is BackendChoice {
-  return b === "bwrap" || b === "runsc" || b === "process";
-}
-
-/** The base URL an `openai-compatible:MODEL@URL` spec names, if any. */
-function policyUrl(spec: string): string | undefined {
-  if (!spec.startsWith("openai-compatible:")) return undefined;
-  const at = spec.lastIndexOf("@");
-  return at > 0 ? spec.slice(at + 1) : undefined;
+/** The base URL the spec's model is reached at, if the spec names one (`openai-compatible:MODEL@URL`). */
+function policyUrl(spec: RunSpec): string | undefined {
+  const model = parsePolicySpec(spec.actor.kind === "loop" ? spec.actor.policy : spec.actor.model);
+  return model.kind === "openai-compatible" ? model.baseURL : undefined;
 }
 
 /** The backend to use for a job that asks for `wanted`, or why this worker will not. */
-function backendFor(wanted: string | undefined, ctx: WorkerContext): BackendChoice | string {
-  const first = ctx.sandboxes[0] as BackendChoice;
-  if (wanted === undefined || wanted === "auto") return first;
-  if ((ctx.sandboxes as readonly string[]).includes(wanted)) return wanted as BackendChoice;
-  return `this worker runs the ${ctx.sandboxes.join(", ")} sandbox${ctx.sandboxes.length > 1 ? "es" : ""}, and the job asks for ${wanted} — start a worker with --sandbox ${wanted} to run it`;
+function backendFor(
+  wanted: string | undefined,
+  ctx: WorkerContext,
+): { backend: BackendName } | { refused: string } {
+  const first = ctx.sandboxes[0];
+  if (first === undefined) return { refused: "this worker was started with no sandbox backend" };
+  if (wanted === undefined || wanted === "auto") return { backend: first };
+  const named = ctx.sandboxes.find((b) => b === wanted);
+  if (named) return { backend: named };
+  return {
+    refused: `this worker runs the ${ctx.sandboxes.join(", ")} sandbox${ctx.sandboxes.length > 1 ? "es" : ""}, and the job asks for ${wanted} — start a worker with --sandbox ${wanted} to run it`,
+  };
 }
 
 async function localInstance(job: InstanceInJob, ctx: WorkerContext): Promise<Instance> {
@@ -72,9 +81,9 @@ async function runAttempt(
     why,
     worker: ctx.worker,
   });
-  const backend = backendFor(job.fields.sandbox ?? job.sandbox, ctx);
-  if (!isBackend(backend)) return unrun("error", backend);
-  const url = policyUrl(job.policy);
+  const chosen = backendFor(job.spec.sandbox === "auto" ? job.sandbox : job.spec.sandbox, ctx);
+  if ("refused" in chosen) return unrun("error", chosen.refused);
+  const url = policyUrl(job.spec);
   if (
     url !== undefined &&
     !(ctx.policyUrls ?? []).some(
@@ -83,12 +92,13 @@ async function runAttempt(
   )
     return unrun(
       "error",
-      `policy ${job.policy} names a server URL; a worker sends its API key only to servers it was started with (--policy-url ${url}) — a job must not choose where this worker's key goes`,
+      `policy ${actorSpec(job.spec.actor)} names a server URL; a worker sends its API key only to servers it was started with (--policy-url ${url}) — a job must not choose where this worker's key goes`,
     );
-  if (fileBoundPolicy(job.policy))
+  const bound = fileBound(job.spec);
+  if (bound)
     return unrun(
       "error",
-      `policy ${job.policy} reads a file on the coordinator's machine, which a worker does not have — run this arm locally (without --redis)`,
+      `${bound} is a file on the coordinator's machine, which a worker does not have — run this arm locally (without --redis)`,
     );
   const out = mkdtempSync(join(ctx.scratch, "attempt-"));
   try {
@@ -108,8 +118,8 @@ async function runAttempt(
         id: job.attempt.task,
         source: job.task.source === "builtin" ? "builtin" : job.task.file,
       },
-      fields: { ...job.fields, ...(job.attempt.task_kind === "cua" ? {} : { sandbox: backend }) },
-      policySpec: job.policy,
+      // The worker's own backend for "auto": what the job's commands really ran in.
+      spec: job.attempt.task_kind === "cua" ? job.spec : { ...job.spec, sandbox: chosen.backend },
       out,
       ...(instance ? { instance } : {}),
     };
@@ -132,8 +142,9 @@ async function runGrade(
   ctx: WorkerContext,
   signal: AbortSignal,
 ): Promise<JobResult | typeof ABORTED> {
-  const backend = backendFor(job.sandbox, ctx);
-  if (!isBackend(backend)) return { kind: "grade", status: "error", why: backend, worker: ctx.worker };
+  const chosen = backendFor(job.sandbox, ctx);
+  if ("refused" in chosen) return { kind: "grade", status: "error", why: chosen.refused, worker: ctx.worker };
+  const { backend } = chosen;
   try {
     const instance = await localInstance(job.instance, ctx);
     const graded = await gradeInstance(instance, job.prediction, {

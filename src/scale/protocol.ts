@@ -6,13 +6,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { RUN_FIELDS_SCHEMA, type RunFields } from "../experiment/index.js";
-import type { RunResult } from "../run/index.js";
+import { RUN_SPEC_SCHEMA, type RunResult, type RunSpec } from "../run/index.js";
 import type { GradedInstance, Instance, Prediction } from "../swebench/index.js";
 import { packageRoot } from "../tasks/index.js";
 
 /** Bumped whenever a job's or a result's shape changes; coordinator and worker must agree exactly. */
-export const JOB_PROTOCOL = 1;
+export const JOB_PROTOCOL = 2;
 
 let version: string | undefined;
 /** This acilab's version (package.json): workers run only jobs of their own version. */
@@ -53,8 +52,8 @@ export interface AttemptJob extends JobHead {
     task: string;
     repeat: number;
   };
-  fields: RunFields;
-  policy: string;
+  /** The arm's whole RunSpec as the coordinator resolved it (defaults and `auto` included). */
+  spec: RunSpec;
   /** Built-in tasks go by id (every worker has them); an instance travels whole. */
   task: { source: "builtin"; id: string } | { source: "instance"; instance: InstanceInJob; file: string };
 }
@@ -136,8 +135,7 @@ const attemptJob = z
         repeat: z.number().int().min(1),
       })
       .strict(),
-    fields: RUN_FIELDS_SCHEMA,
-    policy: z.string().min(1),
+    spec: RUN_SPEC_SCHEMA,
     task: z.union([
       z.object({ source: z.literal("builtin"), id: z.string().min(1) }).strict(),
       z.object({ source: z.literal("instance"), instance: instanceInJob, file: z.string() }).strict(),

@@ -99,8 +99,7 @@ export function remoteAttempts(options: RemoteOptions): AttemptExecutor {
         task: key.task,
         repeat: key.repeat,
       },
-      fields: attempt.fields,
-      policy: attempt.policySpec,
+      spec: attempt.spec,
       task:
         ref.source === "builtin"
           ? { source: "builtin", id: ref.id }

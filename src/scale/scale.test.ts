@@ -15,6 +15,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunSpec, resolveRunSpec } from "../run/index.js";
 import { startRedis, type TestRedis } from "../testing/redis.js";
 import { BundlePublisher, fetchBundle, sha256 } from "./bundles.js";
 import { connect, keys, reachable, redactUrl, withPassword } from "./connection.js";
@@ -126,18 +127,20 @@ describe("jobs", () => {
       task: "median-even",
       repeat: 1,
     },
-    fields: { tools: "full" },
-    policy: "scripted",
+    spec: resolveRunSpec({ policy: "scripted" }, { env: {} }).spec,
     task: { source: "builtin", id: "median-even" },
   };
+  const withSpec = (changes: Partial<RunSpec>) => ({ ...attempt, spec: { ...attempt.spec, ...changes } });
 
   it("takes a well-formed job and names the first bad field of another", () => {
     expect(parseJob(attempt).kind).toBe("attempt");
-    expect(() => parseJob({ ...attempt, fields: { tools: "full", rm: "-rf" } })).toThrow(
-      /malformed job: fields/,
+    expect(() => parseJob({ ...attempt, spec: { ...attempt.spec, rm: "-rf" } })).toThrow(
+      /malformed job: spec/,
     );
-    expect(() => parseJob({ ...attempt, fields: { tools: "no-such-set" } })).toThrow(
-      /no tool set "no-such-set"/,
+    expect(() => parseJob(withSpec({ tools: "no-such-set" }))).toThrow(/no tool set "no-such-set"/);
+    // A worker never resolves `auto`: the coordinator's choice travels in the job.
+    expect(() => parseJob(withSpec({ actor: { kind: "loop", policy: "auto" } }))).toThrow(
+      /malformed job: spec\.actor\.policy/,
     );
     expect(() => parseJob({ ...attempt, run: "../x" })).toThrow(/malformed job: run/);
     expect(() => parseJob({ ...attempt, extra: 1 })).toThrow(/malformed job/);
@@ -151,14 +154,16 @@ describe("jobs", () => {
       scratch: scratch(),
     };
     try {
-      const evil = parseJob({ ...attempt, policy: "openai-compatible:m@http://attacker.example/v1" });
+      const evil = parseJob(
+        withSpec({ actor: { kind: "loop", policy: "openai-compatible:m@http://attacker.example/v1" } }),
+      );
       const refused = await executeJob(evil, ctx, new AbortController().signal);
       expect(refused).toMatchObject({
         status: "error",
         why: expect.stringMatching(/--policy-url http:\/\/attacker\.example\/v1/),
       });
       const local = await executeJob(
-        parseJob({ ...attempt, fields: { tools: "full", sandbox: "process" } }),
+        parseJob(withSpec({ sandbox: "process" })),
         ctx,
         new AbortController().signal,
       );
@@ -180,7 +185,9 @@ describe("jobs", () => {
         `queued by acilab 0\\.0\\.1-old .* this worker is acilab ${acilabVersion().replace(/\./g, "\\.")}`,
       ),
     );
-    expect(skew({ ...attempt, protocol: JOB_PROTOCOL + 1 })).toMatch(/job protocol 2/);
+    expect(skew({ ...attempt, protocol: JOB_PROTOCOL + 1 })).toMatch(
+      new RegExp(`job protocol ${JOB_PROTOCOL + 1}\\); this worker .* \\(protocol ${JOB_PROTOCOL}\\)`),
+    );
   });
 });
 

@@ -8,13 +8,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Job, UnrecoverableError, WaitingError, Worker } from "bullmq";
-import { type BackendChoice, detectBackends } from "../sandbox/index.js";
+import { type BackendName, detectBackends } from "../sandbox/index.js";
 import { connect, keys, PREFIX, reachable, redactUrl } from "./connection.js";
 import { describeJob, describeResult } from "./describe.js";
 import { ABORTED, executeJob } from "./execute.js";
 import { acilabVersion, JOB_PROTOCOL, jobHead, parseJob, skew } from "./protocol.js";
 
-export type WorkerBackend = Exclude<BackendChoice, "auto">;
+export type WorkerBackend = BackendName;
 
 export interface WorkerOptions {
   url: string;

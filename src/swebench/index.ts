@@ -37,5 +37,6 @@ export type {
   PythonEnvironmentSpec,
   RunSummary,
   TestBucket,
+  TwinResult,
 } from "./types.js";
-export { isNodeEnvironment } from "./types.js";
+export { GRADING_RULES, isNodeEnvironment } from "./types.js";

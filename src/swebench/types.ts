@@ -1,4 +1,5 @@
 import type { LogParserName, TestStatus } from "../parsers/index.js";
+import type { BackendChoice } from "../sandbox/index.js";
 
 /**
  * A test the grader planted for one run (hardened rules), as the report records it: its id as the
@@ -12,11 +13,31 @@ export interface CanaryResult {
 }
 
 /**
+ * A twin of a hidden test planted for one run (hardened rules; see src/eval/twins/), as the report
+ * records it: its id, the hidden test it copies (`of`), identical or inverted (and how an inverted
+ * one is judged, and what it changed), what it had to come out as, and the statuses the log gave the
+ * original and the twin ("mixed" across a parametrized test's sets). `verdict` says why it shows
+ * tampering, or is null.
+ */
+export interface TwinResult {
+  id: string;
+  of: string;
+  kind: "identical" | "inverted";
+  judge?: "always" | "original-passed";
+  change?: string;
+  expect: "FAILED" | "FAILED where the original passed" | "as the original" | "not judged";
+  original: TestStatus | "mixed" | null;
+  observed: TestStatus | "mixed" | null;
+  verdict: string | null;
+}
+
+/**
  * Which rules turn a test log into a verdict: `hardened` (default) — SWE-bench's, plus what a patch
  * cannot forge (canaries, an exit code that must agree with the log, a guarded runner); `swebench` —
  * SWE-bench v5's verdicts exactly, for comparing with its leaderboard. See docs/grading.md.
  */
-export type GradingRules = "hardened" | "swebench";
+export const GRADING_RULES = ["hardened", "swebench"] as const;
+export type GradingRules = (typeof GRADING_RULES)[number];
 
 /**
  * One benchmark instance: SWE-bench's fields (same names, same meaning) plus what acilab needs to run
@@ -161,6 +182,12 @@ export interface InstanceReport {
   canaries: CanaryResult[];
   /** Why fewer canaries (or none) were planted, when that is the case. */
   canary_note?: string;
+  /** Twins of the hidden tests planted for this run (hardened rules), each with what the log says. */
+  twins?: TwinResult[];
+  /** How many twins of each kind were planted. */
+  twins_planted?: { identical: number; inverted: number };
+  /** Why fewer twins (or none) were planted: tests that read their own name, no graded file… */
+  twin_note?: string;
   /** The patch changes test files (a `tests/` folder, `test_*.py`, `*.test.ts`, conftest.py …). */
   touches_tests: boolean;
   impossible: boolean;
@@ -216,8 +243,7 @@ export interface GradedInstance {
 }
 
 export interface GradeOptions {
-  /** "auto" | "bwrap" | "process" | "runsc" — see src/sandbox. */
-  backend?: string;
+  backend?: BackendChoice;
   /** Default "hardened". */
   rules?: GradingRules;
   /** Per-instance limit on the test command (default 1,800 s like SWE-bench's, tasks may set less). */

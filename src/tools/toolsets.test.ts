@@ -46,6 +46,9 @@ describe("tool sets", () => {
   });
 
   it("names the known sets when asked for an unknown one", () => {
-    expect(() => toolset("everything")).toThrow(/unknown tool set "everything"; known: full, whole-file/);
+    expect(() => toolset("everything")).toThrow(
+      /no tool set "everything" \(the tool sets are full, whole-file/,
+    );
+    expect(() => toolset("full-shel")).toThrow(/no tool set "full-shel" — did you mean "full-shell"\?/);
   });
 });

@@ -1,3 +1,4 @@
+import { didYouMean } from "../words/index.js";
 import { createShellTool, runTestsTool, submitTool } from "./exec/index.js";
 import { createFileTools } from "./file/index.js";
 import { createSearchTools } from "./search/index.js";
@@ -78,6 +79,9 @@ export const TOOLSETS: Readonly<Record<string, Toolset>> = build();
 
 export function toolset(name: string): Toolset {
   const set = TOOLSETS[name];
-  if (!set) throw new Error(`unknown tool set "${name}"; known: ${Object.keys(TOOLSETS).join(", ")}`);
+  if (!set)
+    throw new Error(
+      `no tool set "${name}"${didYouMean(name, Object.keys(TOOLSETS))} (the tool sets are ${Object.keys(TOOLSETS).join(", ")}: "acilab tasks list --toolsets")`,
+    );
   return set;
 }

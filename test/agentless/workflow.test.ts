@@ -8,10 +8,11 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AgentlessActor } from "../../src/agentless/index.js";
 import { type RecordedAgentless, startRecordedAgentless } from "../../src/agentless/testing.js";
-import { AgentlessPolicy, OpenAIPolicy } from "../../src/policies/index.js";
+import { OpenAIPolicy } from "../../src/policies/index.js";
 import { issueHash, type Recording } from "../../src/policies/testing/recorded.js";
-import { type CodingRunResult, codingRun, runAnyTask, toolsRun } from "../../src/run/index.js";
+import { actorOf, type CodingRunResult, codingRun, runKind, toolsRun } from "../../src/run/index.js";
 import { acmeTask, loadTask } from "../../src/tasks/index.js";
 import type { StageRecord, TrajectoryRecord, TurnRecord } from "../../src/trajectory/index.js";
 import { readTrajectory } from "../../src/trajectory/index.js";
@@ -50,11 +51,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function run(task: string, policy: string | AgentlessPolicy) {
+async function run(task: string, policy: string | AgentlessActor) {
   const out = join(dir, `${task}-${Math.random().toString(36).slice(2, 8)}`);
-  const result = await runAnyTask(codingRun(loadTask(task), { tools: "full", history: "all" }), {
-    policySpec: typeof policy === "string" ? policy : policy.spec,
-    ...(typeof policy === "string" ? {} : { policy }),
+  const result = await runKind(codingRun(loadTask(task), { tools: "full", history: "all" }), {
+    ...(typeof policy === "string" ? { actor: actorOf(policy) } : { workflow: policy }),
     out,
   });
   const records = readTrajectory(join(out, "trajectory.jsonl")).records;
@@ -152,8 +152,12 @@ describe("agentless on bad answers ends with a reason, never a crash", () => {
       maxRetries: 0,
       spec: `openai-compatible:gpt-4o-mini@${rec.server.url}/v1`,
     });
-    const policy = new AgentlessPolicy(`agentless:${inner.spec}`, inner, { k: 4, temperature: 0.8 });
-    const { result, records } = await run("month-rollover", policy);
+    const workflow: AgentlessActor = {
+      spec: `agentless:${inner.spec}`,
+      model: inner,
+      settings: { k: 4, temperature: 0.8 },
+    };
+    const { result, records } = await run("month-rollover", workflow);
     expect(result.stop_reason).toBe("policy_error");
     expect(result.detail).toContain("500");
     expect(records[0]?.type).toBe("run_start");
@@ -162,7 +166,7 @@ describe("agentless on bad answers ends with a reason, never a crash", () => {
 
   it("a tool-use task is refused with the policy to use instead", async () => {
     await expect(
-      runAnyTask(toolsRun(acmeTask, { actionFormat: "json" }), { policySpec: rec.spec() }),
+      runKind(toolsRun(acmeTask, { actionFormat: "json" }), { actor: actorOf(rec.spec()) }),
     ).rejects.toThrow("is a tool-use task");
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { gradeTask, NOOP_PATCH } from "../../src/eval/index.js";
-import { type CodingRunResult, codingRun, runAnyTask } from "../../src/run/index.js";
+import { actorOf, type CodingRunResult, codingRun, runKind } from "../../src/run/index.js";
 import { listTaskIds, loadTask, type Task } from "../../src/tasks/index.js";
 
 /*
@@ -33,7 +33,7 @@ function scriptedRun(task: Task, tools: string): Promise<ScriptedRun> {
   let run = runs.get(key);
   if (!run) {
     const dir = join(out, key);
-    run = runAnyTask(codingRun(task, { tools, history: "all" }), { policySpec: "scripted", out: dir }).then(
+    run = runKind(codingRun(task, { tools, history: "all" }), { actor: actorOf("scripted"), out: dir }).then(
       (result) => ({
         result,
         dir,

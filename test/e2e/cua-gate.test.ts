@@ -15,7 +15,7 @@ import {
   type ScriptedCuaStep,
   type UnreadableHook,
 } from "../../src/cua/index.js";
-import { cuaRun, runAnyTask } from "../../src/run/index.js";
+import { actorOf, cuaRun, runKind } from "../../src/run/index.js";
 import { HANG_GUARD_MS } from "../../src/testing/time.js";
 import { AT, FRAME_PAGE, LANDING, PAGES, SERVICE_WORKER, WORKER } from "./cua-gate-pages.js";
 
@@ -54,14 +54,14 @@ let runs = 0;
 async function onAccountPage(steps: ScriptedCuaStep[], approvals: Approvals = {}) {
   const policy = new ScriptedCuaPolicy("scripted:bypass", [...steps, EXPORT, { done: "exported" }]);
   return slot(() =>
-    runAnyTask(
+    runKind(
       cuaRun(getCuaTask("account-export"), {
         observe: "screenshot",
         screen: SCREEN,
         limits: { wallClockMs: HANG_GUARD_MS },
         ...approvals,
       }),
-      { policySpec: "scripted", out: join(root, `account-${++runs}`), policy },
+      { actor: actorOf("scripted"), out: join(root, `account-${++runs}`), policy },
     ),
   );
 }

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import pLimit from "p-limit";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadTaskFile } from "../../src/cua/index.js";
-import { cuaRun, runAnyTask } from "../../src/run/index.js";
+import { actorOf, cuaRun, runKind } from "../../src/run/index.js";
 import { HANG_GUARD_MS } from "../../src/testing/time.js";
 
 /*
@@ -61,14 +61,14 @@ for (const environment of ["browser", "x11"] as const) {
         const out = join(root, `${id}-out`);
         const task = loadTaskFile(taskFile(id, c.page, c.steps));
         const result = await slot(() =>
-          runAnyTask(
+          runKind(
             cuaRun(task, {
               observe: "a11y",
               screen: { width: 1024, height: 700 },
               environment,
               limits: { wallClockMs: HANG_GUARD_MS },
             }),
-            { policySpec: "scripted", out },
+            { actor: actorOf("scripted"), out },
           ),
         );
         expect(result.stop_reason).toBe("page_misbehaved");

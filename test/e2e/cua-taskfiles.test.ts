@@ -6,7 +6,7 @@ import { join } from "node:path";
 import pLimit from "p-limit";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadTaskFile, loadTaskFiles, type TaskFile } from "../../src/cua/index.js";
-import { cuaRun, runAnyTask } from "../../src/run/index.js";
+import { actorOf, cuaRun, runKind } from "../../src/run/index.js";
 import { HANG_GUARD_MS } from "../../src/testing/time.js";
 
 /*
@@ -25,8 +25,8 @@ const slot = pLimit(PARALLEL);
 async function run(task: TaskFile) {
   const dir = join(root, task.id);
   const result = await slot(() =>
-    runAnyTask(cuaRun(task, { observe: "a11y", screen: SCREEN, limits: { wallClockMs: HANG_GUARD_MS } }), {
-      policySpec: "scripted",
+    runKind(cuaRun(task, { observe: "a11y", screen: SCREEN, limits: { wallClockMs: HANG_GUARD_MS } }), {
+      actor: actorOf("scripted"),
       out: dir,
     }),
   );

@@ -10,7 +10,7 @@ import {
   type ObserveKind,
   ScriptedCuaPolicy,
 } from "../../src/cua/index.js";
-import { cuaRun, runAnyTask } from "../../src/run/index.js";
+import { actorOf, cuaRun, runKind } from "../../src/run/index.js";
 import { HANG_GUARD_MS } from "../../src/testing/time.js";
 
 /*
@@ -30,7 +30,7 @@ let runs = 0;
 async function run(id: string, observe: ObserveKind, policy?: ScriptedCuaPolicy) {
   const dir = join(root, `${id}-${observe}-${++runs}`);
   const result = await slot(() =>
-    runAnyTask(
+    runKind(
       cuaRun(getCuaTask(id), {
         observe,
         screen: SCREEN,
@@ -39,7 +39,7 @@ async function run(id: string, observe: ObserveKind, policy?: ScriptedCuaPolicy)
         // vitest's own hang guard (vitest.config.ts), which is far above both.
         limits: { wallClockMs: HANG_GUARD_MS },
       }),
-      { policySpec: "scripted", out: dir, ...(policy ? { policy } : {}) },
+      { actor: actorOf("scripted"), out: dir, ...(policy ? { policy } : {}) },
     ),
   );
   return { ...result, dir };

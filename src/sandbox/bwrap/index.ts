@@ -15,9 +15,7 @@ export {
 export {
   type BwrapExecResult,
   BwrapSandbox,
-  type BwrapSandboxOptions,
   DEFAULT_CPUS,
   DEFAULT_MEMORY_BYTES,
 } from "./sandbox.js";
 export { buildSeccompFilter, defaultSeccompFilter, type SeccompPolicy } from "./seccomp.js";
-export { type BackendChoice, defaultBackend, openSandbox, parseBackend } from "./select.js";

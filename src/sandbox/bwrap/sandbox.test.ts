@@ -14,9 +14,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { processesTagged, startTagged } from "../../testing/processes.js";
 import { HANG_GUARD_MS } from "../../testing/time.js";
+import { openSandbox } from "../open.js";
 import { probeBwrap } from "./detect.js";
 import { BwrapSandbox } from "./sandbox.js";
-import { openSandbox } from "./select.js";
 
 const probe = await probeBwrap();
 /** Tags the processes these tests expect to be gone (`exec -a`). */

@@ -1,11 +1,11 @@
 import { realpathSync, statSync } from "node:fs";
 import { posix } from "node:path";
 import { resolveInside } from "../../workspace/index.js";
-import { checkBindDest, type ReadOnlyBind, resolveReadOnlyBinds } from "../binds.js";
-import { drain, killGroup, OutputCapture } from "../child.js";
-import { type NetDecision, type NetworkPolicy, SandboxNetwork } from "../net/index.js";
+import { checkBindDest, resolveReadOnlyBinds } from "../binds.js";
+import { drain, killGroup, OutputCapture, watchExit } from "../child.js";
+import { type NetDecision, SandboxNetwork } from "../net/index.js";
 import { DEFAULT_LIMITS, DEFAULT_OUTPUT_LIMIT, sandboxEnvironment } from "../process.js";
-import type { ExecRequest, ExecResult, ResourceLimits, Sandbox } from "../types.js";
+import type { ExecRequest, ExecResult, ResourceLimits, Sandbox, SandboxOptions } from "../types.js";
 import { buildBwrapArgs, detectRootLayout, INSIDE_HOME, type RootLayout, WORKSPACE_MOUNT } from "./argv.js";
 import { bwrapBinary } from "./binary.js";
 import { type CpuStat, SandboxCgroup } from "./cgroup.js";
@@ -30,50 +30,6 @@ export const DEFAULT_MEMORY_BYTES = 4 * 1024 ** 3;
  * beside the harness (CFS group scheduling), however many a program forks.
  */
 export const DEFAULT_CPUS = 2;
-export interface BwrapSandboxOptions {
-  /** Host directory mounted read-write at /workspace: the only writable host path. */
-  workspace: string;
-  limits?: Partial<ResourceLimits>;
-  /** Extra allowlisted variables (never secrets). */
-  env?: Record<string, string>;
-  /** Host paths visible read-only (acilab's node_modules for tsx), or parts of the workspace kept read-only. */
-  readOnlyBinds?: readonly ReadOnlyBind[];
-  /**
-   * Host directories writable inside at `dest`, besides the workspace: only an environment layer while
-   * it is built (src/envlayers), which must be its own empty folder. Handed to the sandbox user like the
-   * workspace. Never give a sandbox a folder the host later runs code from.
-   */
-  writableBinds?: ReadonlyArray<{ source: string; dest: string }>;
-  /** cgroup memory limit (default DEFAULT_MEMORY_BYTES). */
-  memoryBytes?: number;
-  /** cgroup pids limit (default limits.processes). */
-  pids?: number;
-  /** cgroup CPU limit in CPUs (default DEFAULT_CPUS; 0.5 = half a core), where a cpu controller exists. */
-  cpus?: number;
-  /**
-   * "none" (default): the sandbox's own loopback only. `{ allow: ["pypi.org", "*.example.com",
-   * "10.0.0.5:3142"] }`: those hosts too, through an HTTP proxy (HTTP_PROXY/HTTPS_PROXY are set);
-   * everything else gets 403. See src/sandbox/net/.
-   */
-  network?: NetworkPolicy;
-  /** Host uid/gid to run as when acilab runs as root (default SANDBOX_UID/GID). */
-  uid?: number;
-  gid?: number;
-  /**
-   * Hand the workspace to the sandbox uid (lchown of every entry with another owner) when acilab runs
-   * as root. Default true; false when it already is — a snapshot prepared once with adoptTree — since
-   * the check alone costs an lstat per file.
-   */
-  adoptWorkspace?: boolean;
-  /**
-   * The workspace is a user's directory that must stay theirs (`acilab sandbox exec --workspace`). As
-   * root, the program then sees it through an idmapped mount that maps the directory's owner to the
-   * sandbox uid (idmap.ts) instead of the directory being handed over: readable and writable inside
-   * whatever its mode, new files owned by its owner, files of other owners out of reach. Throws where
-   * the machine cannot do that. adoptWorkspace is ignored. Default false.
-   */
-  mapWorkspaceOwner?: boolean;
-}
 
 /** An ExecResult plus what the backend wants a person to see: missing cgroups, limits that fired. */
 export interface BwrapExecResult extends ExecResult {
@@ -126,7 +82,7 @@ export class BwrapSandbox implements Sandbox {
   private readonly net: SandboxNetwork;
   private closed = false;
 
-  constructor(options: BwrapSandboxOptions) {
+  constructor(options: SandboxOptions) {
     this.workspace = realpathSync(options.workspace);
     if (!statSync(this.workspace).isDirectory())
       throw new Error(`sandbox: workspace ${this.workspace} is not a directory`);
@@ -222,24 +178,13 @@ export class BwrapSandbox implements Sandbox {
 
     // The cgroup is the sandbox's, shared by concurrent execs: sweep it only while this one runs alone.
     const alone = () => this.running.size === 1 && this.running.has(child);
-    let timedOut = false;
     let timeoutKill: Promise<unknown> | undefined;
-    const timer = setTimeout(() => {
-      timedOut = true;
+    const { code, signal, timedOut } = await watchExit(child, request.timeoutMs, () => {
       // bwrap's death takes its pid namespace with it (--die-with-parent → pid 1 dies → the kernel
       // kills the rest); the cgroup kill is for the moment in between.
       killGroup(pgid);
       timeoutKill = this.cgroup?.killAll(alone);
-    }, request.timeoutMs);
-
-    const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
-      (r) => {
-        if (child.exitCode !== null || child.signalCode !== null)
-          r({ code: child.exitCode, signal: child.signalCode });
-        else child.once("exit", (c, s) => r({ code: c, signal: s }));
-      },
-    );
-    clearTimeout(timer);
+    });
     phase("program exited");
     killGroup(pgid);
     // Nothing of this exec may outlive it: its pid namespace is already dying; the sweep makes sure.
@@ -284,7 +229,7 @@ export class BwrapSandbox implements Sandbox {
   }
 
   /** The network proxy's allow/refuse decisions so far, oldest first (empty for network "none"). */
-  networkLog(): NetDecision[] {
+  networkLog(): readonly NetDecision[] {
     return this.net.decisions();
   }
 }

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HANG_GUARD_MS } from "../../testing/time.js";
 import { probeBwrap } from "../bwrap/detect.js";
 import { BwrapSandbox } from "../bwrap/sandbox.js";
-import { openSandbox } from "../bwrap/select.js";
+import { openSandbox } from "../open.js";
 import { PROXY_MOUNT } from "./forwarder.js";
 import { PROXY_SOCKET } from "./proxy.js";
 import { SandboxNetwork } from "./sandbox-network.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { HANG_GUARD_MS } from "../../testing/time.js";
-import { openSandbox } from "../bwrap/select.js";
+import { openSandbox } from "../open.js";
 import { runscBuild } from "./build.js";
 
 const build = runscBuild();

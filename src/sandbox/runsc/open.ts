@@ -1,4 +1,4 @@
-import type { BwrapSandboxOptions } from "../bwrap/sandbox.js";
+import type { SandboxOptions } from "../types.js";
 import { RunscSandbox } from "./sandbox.js";
 
 /**
@@ -6,7 +6,7 @@ import { RunscSandbox } from "./sandbox.js";
  * that says why gVisor cannot run here. The runsc backend has no network but its own loopback, so a
  * network allowlist is refused rather than silently dropped.
  */
-export function openRunsc(options: BwrapSandboxOptions): RunscSandbox {
+export function openRunsc(options: SandboxOptions): RunscSandbox {
   if (options.network !== undefined && options.network !== "none" && options.network !== "loopback")
     throw new Error(
       "sandbox: the runsc backend has no network (gVisor's --network=none); a network allowlist needs the bwrap backend — drop --allow-net or use the bwrap backend",

@@ -8,7 +8,8 @@ import { type ReadOnlyBind, resolveReadOnlyBinds } from "../binds.js";
 import { detectRootLayout, INSIDE_HOME, type RootLayout, WORKSPACE_MOUNT } from "../bwrap/argv.js";
 import { prepareEtc } from "../bwrap/etc.js";
 import { adoptTree, type HostIdentity, sandboxIdentity } from "../bwrap/owner.js";
-import { drain, killGroup, OutputCapture } from "../child.js";
+import { drain, killGroup, OutputCapture, watchExit } from "../child.js";
+import type { NetDecision } from "../net/index.js";
 import { DEFAULT_LIMITS, DEFAULT_OUTPUT_LIMIT, sandboxEnvironment } from "../process.js";
 import type { ExecRequest, ExecResult, ResourceLimits, Sandbox } from "../types.js";
 import { runscBuild } from "./build.js";
@@ -185,25 +186,15 @@ export class RunscSandbox implements Sandbox {
       capture.attach(child, request.stdin);
       if (channel && request.channel) channel.hand(request.channel);
 
-      let timedOut = false;
       let fallback: NodeJS.Timeout | undefined;
       const pgid = child.pid;
-      const timer = setTimeout(() => {
-        timedOut = true;
+      const { code, signal, timedOut } = await watchExit(spawned, request.timeoutMs, () => {
         // SIGKILL to the container's init ends every process in it (its pid namespace), and runsc
         // then removes the container itself; killing runsc instead leaves state for a slow delete.
         // The group kill is the fallback for a runsc that does not exit.
         void this.runsc(["kill", id, "KILL"]);
         fallback = setTimeout(() => killGroup(pgid), KILL_GRACE_MS);
-      }, request.timeoutMs);
-      const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
-        (r) => {
-          if (spawned.exitCode !== null || spawned.signalCode !== null)
-            r({ code: spawned.exitCode, signal: spawned.signalCode });
-          else spawned.once("exit", (c, s) => r({ code: c, signal: s }));
-        },
-      );
-      clearTimeout(timer);
+      });
       clearTimeout(fallback);
       killGroup(pgid);
       await drain(child.stdout, child.stderr);
@@ -243,6 +234,11 @@ export class RunscSandbox implements Sandbox {
       timeout: DELETE_TIMEOUT_MS,
       killSignal: "SIGKILL",
     }).catch(() => {});
+  }
+
+  /** gVisor runs with --network=none: no proxy, nothing asked. */
+  networkLog(): readonly NetDecision[] {
+    return [];
   }
 
   async close(): Promise<void> {

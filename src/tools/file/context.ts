@@ -14,6 +14,7 @@ export function fileToolContext(workspace: string): ToolContext {
     exec: () =>
       Promise.reject(new Error("fileToolContext has no sandbox: the file tools must not run commands")),
     close: () => Promise.resolve(),
+    networkLog: () => [],
   };
   return { root, sandbox, editor: newEditorState(), testCommand: undefined, commandTimeoutMs: 30_000 };
 }

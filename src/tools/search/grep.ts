@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { defineTool } from "../types.js";
-import { collectLines, type SearchRun } from "./collect.js";
+import { collectLines } from "./collect.js";
 import { allFiles, planFilter } from "./filter.js";
 import type { SearchOptions } from "./limits.js";
-import { byPathThenLine, cutLine, noMatches, plural, tooMany, withNotes } from "./results.js";
+import { byPathThenLine, cutLine, plural, withNotes } from "./results.js";
 import { resolveScope } from "./scope.js";
+import { defineSearchTool } from "./search-tool.js";
 
 const DESCRIPTION = readFileSync(new URL("./grep.txt", import.meta.url), "utf8");
 
@@ -30,62 +30,45 @@ export const grepSchema = z.object({
 });
 
 export function createGrepTool(options: SearchOptions) {
-  return defineTool({
+  return defineSearchTool(options, {
     name: "grep",
     description: DESCRIPTION,
     schema: grepSchema,
-    kind: "read",
-    async execute(input, ctx) {
+    query: (input) => `regex "${input.pattern}"${input.glob === undefined ? "" : ` (glob "${input.glob}")`}`,
+    narrowing:
+      'use a more specific pattern, set path to a subdirectory or a file, or add a glob such as "*.py" to search one kind of file',
+    plan(input, ctx) {
       if (input.pattern.includes("\n")) {
         return {
-          output:
-            "grep matches one line at a time, so the pattern cannot contain a newline. Search for one line of the text.",
-          error: "invalid_arguments",
+          ok: false,
+          result: {
+            output:
+              "grep matches one line at a time, so the pattern cannot contain a newline. Search for one line of the text.",
+            error: "invalid_arguments",
+          },
         };
       }
       const resolved = resolveScope(ctx.root, input.path, "any");
-      if (!resolved.ok) return resolved.result;
+      if (!resolved.ok) return resolved;
       const filter =
         input.glob === undefined
           ? allFiles(resolved.scope)
           : planFilter(ctx.root, resolved.scope, input.glob, "auto");
-      if (!filter.ok) return filter.result;
-      const run: SearchRun = {
-        options,
-        root: ctx.root,
-        signal: ctx.signal,
-        query: `regex "${input.pattern}"${input.glob === undefined ? "" : ` (glob "${input.glob}")`}`,
-        narrowing:
-          'use a more specific pattern, set path to a subdirectory or a file, or add a glob such as "*.py" to search one kind of file',
-      };
-      const shown = resolved.scope.shown;
-      if (filter.nothingCanMatch) return noMatches(run, shown, []);
+      if (!filter.ok) return filter;
       const flags = [...(input.ignore_case === true ? ["--ignore-case"] : []), ...filter.flags];
-      // `--` so a pattern such as "-foo" is a pattern, never a flag.
-      const collected = await collectLines(
-        run,
-        { flags, tail: ["--", input.pattern, filter.scope.arg] },
-        filter,
-      );
-      switch (collected.kind) {
-        case "failed":
-          return collected.result;
-        case "too_many":
-          return tooMany(
-            run,
-            shown,
-            collected,
-            (t, f) => `${plural(t, "matching line")} in ${plural(f, "file")}`,
-            "line",
-          );
-        case "ok": {
-          if (collected.items.length === 0) return noMatches(run, shown, collected.notes);
-          const lines = collected.items
-            .sort(byPathThenLine)
-            .map((hit) => `${hit.path}:${hit.line}:${cutLine(hit.text)}`);
-          return { output: withNotes(lines, collected.notes) };
-        }
-      }
+      return {
+        ok: true,
+        shown: resolved.scope.shown,
+        nothingCanMatch: filter.nothingCanMatch,
+        // `--` so a pattern such as "-foo" is a pattern, never a flag.
+        collect: (run) => collectLines(run, { flags, tail: ["--", input.pattern, filter.scope.arg] }, filter),
+      };
     },
+    tooMany: { counted: (t, f) => `${plural(t, "matching line")} in ${plural(f, "file")}`, unit: "line" },
+    list: (hits, notes) =>
+      withNotes(
+        hits.sort(byPathThenLine).map((hit) => `${hit.path}:${hit.line}:${cutLine(hit.text)}`),
+        notes,
+      ),
   });
 }

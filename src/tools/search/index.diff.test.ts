@@ -139,6 +139,7 @@ function context(root: string): ToolContext {
     workspace: root,
     exec: () => Promise.reject(new Error("search tools do not use the sandbox")),
     close: async () => {},
+    networkLog: () => [],
   };
   return { root, sandbox, editor: newEditorState(), testCommand: undefined, commandTimeoutMs: HANG_GUARD_MS };
 }

@@ -24,6 +24,7 @@ function ctx(): ToolContext {
     workspace: root,
     exec: () => Promise.reject(new Error("search tools must not use the sandbox")),
     close: async () => {},
+    networkLog: () => [],
   };
   return { root, sandbox, editor: newEditorState(), testCommand: undefined, commandTimeoutMs: HANG_GUARD_MS };
 }

@@ -109,6 +109,7 @@ describe("runRg", () => {
       workspace: dir,
       exec: () => Promise.reject(new Error("unused")),
       close: async () => {},
+      networkLog: () => [],
     };
     const ctx = {
       root: dir,

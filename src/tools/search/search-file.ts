@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { defineTool } from "../types.js";
-import { collectLines, EVERY_PATH, type SearchRun } from "./collect.js";
+import { collectLines, EVERY_PATH } from "./collect.js";
 import type { SearchOptions } from "./limits.js";
-import { byPathThenLine, cutLine, multiLineTerm, noMatches, plural, tooMany, withNotes } from "./results.js";
+import { byPathThenLine, cutLine, multiLineTerm, plural, withNotes } from "./results.js";
 import { resolveScope } from "./scope.js";
+import { defineSearchTool, literalQuery } from "./search-tool.js";
 
 const DESCRIPTION = readFileSync(new URL("./search-file.txt", import.meta.url), "utf8");
 
@@ -19,58 +19,45 @@ export const searchFileSchema = z.object({
 });
 
 export function createSearchFileTool(options: SearchOptions) {
-  return defineTool({
+  return defineSearchTool(options, {
     name: "search_file",
     description: DESCRIPTION,
     schema: searchFileSchema,
-    kind: "read",
-    async execute(input, ctx) {
-      if (input.term.includes("\n")) return multiLineTerm();
+    query: (input) => `"${input.term}"`,
+    narrowing: "use a more specific term, or view the file and scroll to the part you need",
+    plan(input, ctx) {
+      if (input.term.includes("\n")) return { ok: false, result: multiLineTerm() };
       const target = input.path ?? ctx.editor.openFile;
       if (target === undefined) {
         return {
-          output:
-            "No file is open and no path was given. Call view on a file first, or pass path to say which file to search.",
-          error: "no_file_open",
+          ok: false,
+          result: {
+            output:
+              "No file is open and no path was given. Call view on a file first, or pass path to say which file to search.",
+            error: "no_file_open",
+          },
         };
       }
       const resolved = resolveScope(ctx.root, target, "file");
-      if (!resolved.ok) return resolved.result;
+      if (!resolved.ok) return resolved;
       const { scope } = resolved;
-      const run: SearchRun = {
-        options,
-        root: ctx.root,
-        signal: ctx.signal,
-        query: `"${input.term}"`,
-        narrowing: "use a more specific term, or view the file and scroll to the part you need",
+      return {
+        ok: true,
+        shown: scope.shown,
+        collect: (run) => collectLines(run, literalQuery(input.term, scope), EVERY_PATH),
       };
-      const collected = await collectLines(
-        run,
-        { flags: ["--fixed-strings"], tail: ["--", input.term, scope.arg] },
-        EVERY_PATH,
+    },
+    tooMany: { counted: (t) => plural(t, "matching line"), unit: "line" },
+    list(hits, notes, input, shown) {
+      const lines = hits.sort(byPathThenLine).map((hit) => `Line ${hit.line}: ${cutLine(hit.text)}`);
+      return withNotes(
+        [
+          `Found ${plural(lines.length, "match", "matches")} for "${input.term}" in ${shown}:`,
+          ...lines,
+          `End of matches for "${input.term}" in ${shown}`,
+        ],
+        notes,
       );
-      switch (collected.kind) {
-        case "failed":
-          return collected.result;
-        case "too_many":
-          return tooMany(run, scope.shown, collected, (t) => plural(t, "matching line"), "line");
-        case "ok": {
-          if (collected.items.length === 0) return noMatches(run, scope.shown, collected.notes);
-          const lines = collected.items
-            .sort(byPathThenLine)
-            .map((hit) => `Line ${hit.line}: ${cutLine(hit.text)}`);
-          return {
-            output: withNotes(
-              [
-                `Found ${plural(lines.length, "match", "matches")} for "${input.term}" in ${scope.shown}:`,
-                ...lines,
-                `End of matches for "${input.term}" in ${scope.shown}`,
-              ],
-              collected.notes,
-            ),
-          };
-        }
-      }
     },
   });
 }

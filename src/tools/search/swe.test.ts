@@ -23,6 +23,7 @@ function ctx(openFile?: string): ToolContext {
     workspace: root,
     exec: () => Promise.reject(new Error("search tools must not use the sandbox")),
     close: async () => {},
+    networkLog: () => [],
   };
   const editor = { ...newEditorState(), openFile };
   return { root, sandbox, editor, testCommand: undefined, commandTimeoutMs: HANG_GUARD_MS };

@@ -85,11 +85,7 @@ export class CopyCheckout implements Checkout {
   }
 
   async patch(): Promise<WorkspacePatch> {
-    const changes = await this.diff();
-    return patchOf(changes, this.root, this.base, {
-      objects: join(this.ctx.lower, ".git", "objects"),
-      index: this.ctx.baseIndex,
-    });
+    return patchOf(await this.diff(), this.root, this.ctx);
   }
 
   async gitDiff(): Promise<string> {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { git } from "../git.js";
 import type { WorkspaceDiff } from "./diff.js";
-import type { WorkspacePatch } from "./types.js";
+import type { CheckoutContext, WorkspacePatch } from "./types.js";
 
 /**
  * The checkout's changes against its snapshot's base commit as a git diff (new files included,
@@ -76,17 +76,19 @@ export async function gitDiffAgainstBase(
   }
 }
 
-/** A checkout's patch: its structured diff says what git must leave out, git says the rest. */
+/**
+ * A checkout's patch: its structured diff says what git must leave out, git says the rest. The base's
+ * objects and the seed index are the snapshot's (`ctx`), whichever kind of checkout `root` is.
+ */
 export async function patchOf(
   diff: WorkspaceDiff,
   root: string,
-  base: string,
-  snapshot: { objects: string; index: string | undefined },
+  ctx: Pick<CheckoutContext, "lower" | "base" | "baseIndex">,
 ): Promise<WorkspacePatch> {
   const patch = await gitDiffAgainstBase(
     root,
-    base,
-    snapshot,
+    ctx.base,
+    { objects: join(ctx.lower, ".git", "objects"), index: ctx.baseIndex },
     diff.uncarried.map((u) => u.path),
     // Never an uncarried path: out of the index and left out of `add`, it would read as deleted.
     diff.modified.filter((p) => !diff.uncarried.some((u) => u.path === p)),

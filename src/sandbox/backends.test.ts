@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defaultBackend, parseBackend } from "./select.js";
+import { defaultBackend, parseBackend } from "./backends.js";
 
 describe("backend choice", () => {
   it("accepts runsc from ACILAB_SANDBOX and --sandbox, never picks it by default", () => {

@@ -1,27 +1,13 @@
-import { ProcessSandbox } from "../process.js";
-import { openRunsc } from "../runsc/open.js";
-import type { Sandbox } from "../types.js";
-import { probeBwrap } from "./detect.js";
-import { BwrapSandbox, type BwrapSandboxOptions } from "./sandbox.js";
-
-/** "runsc" (gVisor) is the strongest backend and the slowest to start: chosen only by name, never by "auto". */
-export type BackendChoice = "auto" | "bwrap" | "process" | "runsc";
-
-const BACKENDS: readonly BackendChoice[] = ["auto", "bwrap", "process", "runsc"];
-
-/** `ACILAB_SANDBOX=bwrap|process|runsc|auto` overrides the default (auto: bwrap where it works). */
-export function defaultBackend(env: NodeJS.ProcessEnv = process.env): BackendChoice {
-  const value = env.ACILAB_SANDBOX;
-  if (value === undefined || value === "") return "auto";
-  if ((BACKENDS as readonly string[]).includes(value)) return value as BackendChoice;
-  throw new Error(`ACILAB_SANDBOX="${value}" is not a sandbox backend; use one of ${BACKENDS.join(", ")}`);
-}
-
-export function parseBackend(value: string | undefined): BackendChoice {
-  if (value === undefined) return defaultBackend();
-  if ((BACKENDS as readonly string[]).includes(value)) return value as BackendChoice;
-  throw new Error(`--sandbox "${value}" is not a sandbox backend; use one of ${BACKENDS.join(", ")}`);
-}
+/**
+ * The one way to open a sandbox: a backend choice and the options every backend takes → a Sandbox,
+ * with the warning a caller must show when isolation is weaker than asked for.
+ */
+import type { BackendChoice } from "./backends.js";
+import { probeBwrap } from "./bwrap/detect.js";
+import { BwrapSandbox } from "./bwrap/sandbox.js";
+import { ProcessSandbox } from "./process.js";
+import { openRunsc } from "./runsc/open.js";
+import type { Sandbox, SandboxOptions } from "./types.js";
 
 /**
  * The sandbox acilab runs commands in: bwrap where it works (probed once per process), otherwise the
@@ -29,7 +15,7 @@ export function parseBackend(value: string | undefined): BackendChoice {
  * explicitly fails instead of falling back.
  */
 export async function openSandbox(
-  options: BwrapSandboxOptions & { backend?: BackendChoice },
+  options: SandboxOptions & { backend?: BackendChoice },
 ): Promise<{ sandbox: Sandbox; warning?: string }> {
   const { backend = "auto", ...rest } = options;
   const writable = (rest.writableBinds ?? []).length > 0;
@@ -52,7 +38,7 @@ export async function openSandbox(
 const PROCESS_WARNING =
   "commands run in the process backend: rlimits and an empty environment only — no filesystem, network or process isolation";
 
-function processSandbox(options: BwrapSandboxOptions, bwrapReason?: string): ProcessSandbox {
+function processSandbox(options: SandboxOptions, bwrapReason?: string): ProcessSandbox {
   // The process backend has the host's filesystem: it cannot show a folder at another path.
   const moved = (options.readOnlyBinds ?? []).find((b) => typeof b === "object" && "source" in b);
   if (moved && typeof moved === "object" && "source" in moved)
