@@ -2,9 +2,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pLimit from "p-limit";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
 import { loadTaskFile } from "../../src/cua/index.js";
 import { actorOf, cuaRun, runKind } from "../../src/run/index.js";
+import { needing } from "../../src/testing/needs.js";
 import { HANG_GUARD_MS } from "../../src/testing/time.js";
 
 /*
@@ -16,7 +17,9 @@ import { HANG_GUARD_MS } from "../../src/testing/time.js";
 const root = mkdtempSync(join(tmpdir(), "acilab-cua-hostile-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const slot = pLimit(2);
-const haveX = ["/usr/bin/Xvfb", "/usr/bin/xdotool", "/usr/bin/matchbox-window-manager"].every(existsSync);
+const missingX = ["/usr/bin/Xvfb", "/usr/bin/xdotool", "/usr/bin/matchbox-window-manager"].filter(
+  (p) => !existsSync(p),
+);
 
 const BUTTON = (label: string, onclick = "") =>
   `<button onclick='${onclick}' style="width:300px;height:80px;font-size:24px">${label}</button>`;
@@ -54,9 +57,13 @@ function taskFile(id: string, page: string, steps: string): string {
 }
 
 for (const environment of ["browser", "x11"] as const) {
-  describe.skipIf(environment === "x11" && !haveX).concurrent(`hostile pages on the ${environment}`, () => {
+  const need = needing(
+    "xvfb",
+    environment === "x11" && missingX.length > 0 && `${missingX.join(", ")} not found`,
+  );
+  need.describe(`hostile pages on the ${environment}`, () => {
     CASES.forEach((c, i) => {
-      it(`${c.name} ends as page_misbehaved with a result.json`, async () => {
+      it.concurrent(`${c.name} ends as page_misbehaved with a result.json`, async () => {
         const id = `hostile-${environment}-${i}`;
         const out = join(root, `${id}-out`);
         const task = loadTaskFile(taskFile(id, c.page, c.steps));
