@@ -2,7 +2,8 @@
  * The script the confirmation gate runs in the live page (in an isolated world, so the page's own
  * scripts cannot redefine what it calls): what a press at a viewport point would activate, or where
  * the focus is. Plain JS on purpose: it runs in the page, where the project's TS compile has no say.
- * It is called with the query and, for a point, the deepest node there as CDP's hit test found it
+ * It is called with the query; where the element at a point may host a closed shadow root (it
+ * answers `pierce`), again with the deepest node there as CDP's hit test found it
  * (`DOM.getNodeForLocation` pierces shadow roots, closed ones too); for a focus inside a closed shadow
  * root, with that root (CDP's `DOM.describeNode` reaches it).
  *
@@ -247,6 +248,23 @@ export const PROBE_SCRIPT = String.raw`(q, pierced) => {
     return false;
   };
   const unreadable = (control) => ({ ok: false, reason: "the control's visible text is an image or a canvas (" + (control.role) + (control.name ? ' "' + control.name + '"' : "") + "), which the gate cannot read" });
+  /**
+   * Whether the top element at the point may be a closed shadow root's host with something of its
+   * root under the point: an element that can host one, with no open root, and the point on none of
+   * its own text. Then the reading needs CDP's hit test (the caller asks again with its node).
+   */
+  const HOSTS = /^(article|aside|blockquote|body|div|footer|h[1-6]|header|main|nav|p|section|span)$/;
+  const mayHideRoot = (el, x, y) => {
+    if (el.shadowRoot || !(HOSTS.test(tag(el)) || tag(el).includes("-"))) return false;
+    const range = el.ownerDocument.createRange();
+    let n = 0;
+    for (const c of el.childNodes) {
+      if (c.nodeType !== 3 || !c.textContent.trim() || n++ > MAX_FIELDS) continue;
+      range.selectNodeContents(c);
+      for (const r of range.getClientRects()) if (x >= r.left && x <= r.right && y >= r.top && y <= r.bottom) return false;
+    }
+    return true;
+  };
   const atPoint = (doc, x, y, off, depth) => {
     const stack = doc.elementsFromPoint(x, y).slice(0, MAX_STACK);
     // The hit test's own deepest node, inside shadow roots the document's list stops at.
@@ -256,6 +274,7 @@ export const PROBE_SCRIPT = String.raw`(q, pierced) => {
       if (!inner || inner === stack[0]) break;
       stack[0] = inner;
     }
+    if (!pierced && q.pierce !== false && stack[0] && mayHideRoot(stack[0], x, y)) return { ok: true, controls: [], pierce: true };
     const found = [];
     for (let i = 0; i < stack.length; i++) {
       const el = stack[i];
@@ -270,7 +289,7 @@ export const PROBE_SCRIPT = String.raw`(q, pierced) => {
         const s = styleOf(el);
         const dx = r.left + el.clientLeft + parseFloat(s.paddingLeft), dy = r.top + el.clientTop + parseFloat(s.paddingTop);
         const sub = atPoint(inner, x - dx, y - dy, { x: off.x + dx, y: off.y + dy }, depth + 1);
-        if (!sub.ok) return sub;
+        if (!sub.ok || sub.pierce) return sub;
         found.push(...sub.controls);
         continue;
       }
@@ -383,5 +402,6 @@ export const PROBE_SCRIPT = String.raw`(q, pierced) => {
   if (q.kind === "focus") return withKeys(focus());
   if (locked(document, 0)) return { ok: false, reason: "the page holds pointer lock: a click goes to the locked element, whatever is under the pointer" };
   const got = atPoint(document, q.x, q.y, { x: 0, y: 0 }, 0);
+  if (got.pierce) return { ok: true, controls: [], pierce: true };
   return got.ok ? { ok: true, controls: got.controls.map((f) => f.control) } : got;
 }`;

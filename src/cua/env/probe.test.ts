@@ -28,7 +28,11 @@ const PAGE = `<!doctype html><meta charset="utf-8"><style>body{margin:0;font:16p
 <form method="post" action="/account/delete" class="a" style="left:20px;top:520px">
   <input id="reason" aria-label="Reason"><textarea id="note" aria-label="Note"></textarea><button>Confirm</button>
 </form>
+<div id="host" class="a" style="left:20px;top:600px;width:200px;height:30px">Save</div>
 <script>
+  // A closed root on a plain div whose own (unslotted, so unshown) text says "Save".
+  document.getElementById("host").attachShadow({ mode: "closed" }).innerHTML =
+    '<button style="width:200px;height:30px">Delete it</button>';
   document.getElementById("cross").src = CROSS_URL;
   // A page cannot change what the gate reads: it runs in its own JavaScript world.
   Document.prototype.elementsFromPoint = function () { return []; };
@@ -109,6 +113,10 @@ describe("probe: what a press at a point activates", () => {
       ok: false,
       reason: `the control's visible text is an image or a canvas (button "Save"), which the gate cannot read`,
     });
+  });
+
+  it("enters a closed shadow root on a plain div, whose own text is not what is shown", async () => {
+    expect(names(await at("host"))).toEqual(['button "Delete it"']);
   });
 
   it("judges what lies under a drop, control or not", async () => {

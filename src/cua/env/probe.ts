@@ -2,8 +2,9 @@
  * The live-page reading behind the confirmation gate: PROBE_SCRIPT run over CDP in an isolated world
  * of the page's main frame. An isolated world shares the page's DOM but not its JavaScript globals,
  * so a page that redefines `elementsFromPoint` or `activeElement` cannot change what the gate reads.
- * For a point, CDP's own hit test (`DOM.getNodeForLocation`) first names the deepest node there —
- * inside shadow roots, closed ones too, which no script can enter — and the script starts from it.
+ * For a point on an element that may host a closed shadow root, CDP's own hit test
+ * (`DOM.getNodeForLocation`) names the deepest node there — inside shadow roots, closed ones too,
+ * which no script can enter — and the script starts from it.
  * A focus the script cannot see (inside a closed shadow root) is read from that root, which CDP hands over.
  * A point is read at the page's next animation frame after the pointer arrived there.
  * Any failure is a `{ ok: false }` reading with the reason: the gate then refuses (fails closed).
@@ -112,8 +113,13 @@ async function read(cdp: CdpSender, q: ProbeQuery, fresh: boolean): Promise<unkn
       executionContextId: contextId,
       awaitPromise: true,
     });
+    // Most points need no more than the script; one that may be on a closed shadow root's content
+    // is read again from CDP's own hit test, which enters it.
+    const first = (await call(cdp, contextId, q, undefined)) as { pierce?: boolean } | undefined;
+    if (!first?.pierce) return first;
     const hit = await nodeAt(cdp, q.x, q.y, contextId);
-    return call(cdp, contextId, q, hit);
+    const again: ScriptQuery = { ...q, pierce: false };
+    return call(cdp, contextId, again, hit);
   }
   const answer = (await call(cdp, contextId, q, undefined)) as { hidden?: boolean } | undefined;
   if (!answer?.hidden) return answer;
@@ -183,10 +189,13 @@ async function resolve(
   }
 }
 
+/** The query as the script takes it: `pierce: false` once CDP's hit test has been asked. */
+type ScriptQuery = ProbeQuery & { pierce?: false };
+
 async function call(
   cdp: CdpSender,
   contextId: number,
-  q: ProbeQuery,
+  q: ScriptQuery,
   node: string | undefined,
 ): Promise<unknown> {
   const answer = (await cdp.send("Runtime.callFunctionOn", {
