@@ -104,6 +104,13 @@ const FAILED_TESTS_EXIT: Record<LogParserName, { fits: (code: number) => boolean
   "mocha-json": { fits: (c) => c >= 1 && c <= 127, told: "its failure count" },
   "go-test-json": { fits: (c) => c === 1, told: "1" },
   "cargo-test": { fits: (c) => c === 101, told: "101" },
+  // bin/test and runtests.py exit with `not ok` / `bool(failures)`; tox passes pytest's 1 on.
+  sympy: { fits: (c) => c === 1, told: "1" },
+  django: { fits: (c) => c === 1, told: "1" },
+  "pytest-options": { fits: (c) => c === 1, told: "1" },
+  "pytest-v2": { fits: (c) => c === 1, told: "1" },
+  matplotlib: { fits: (c) => c === 1, told: "1" },
+  seaborn: { fits: (c) => c === 1, told: "1" },
 };
 
 /**

@@ -15,6 +15,15 @@ export {
   type TestRun,
 } from "./grade-log.js";
 export { patchProblem } from "./patch-check.js";
+export {
+  causesInWords,
+  type Readiness,
+  type RepoReadiness,
+  readinessOf,
+  readinessTable,
+  type UnavailableCause,
+  unavailableCause,
+} from "./readiness.js";
 export { splitByBase, testFilesToReset } from "./restore.js";
 export { guardTestCommand } from "./runner-guard.js";
 export { type ApplyResult, applyCandidate } from "./steps.js";
