@@ -87,6 +87,8 @@ document.getElementById("b").addEventListener("mousedown", swap);
     `<x-danger></x-danger><script>const r = document.querySelector("x-danger").attachShadow({ mode: "closed" }); r.innerHTML = '${form(`<button id="in" style="${BOX}">Delete account</button>`).replace(/'/g, "\\'")}'; r.getElementById("in").focus();</script>`,
   pseudo: () =>
     `<style>#b::before { content: "Delete account"; }</style>${button("", `id="b" aria-label="Save"`)}`,
+  "pseudo-after": () =>
+    `<style>#b::after { content: "Delete account"; }</style>${button("", `id="b" aria-label="Save"`)}`,
   "image-words": () =>
     button(`<img src="${WORDS_IMAGE}" alt="" width="200" height="40">`, `aria-label="Save"`),
   "canvas-words": () =>

@@ -434,6 +434,13 @@ const ROWS: Row[] = [
     real: true,
   },
   {
+    page: "pseudo-after",
+    name: "::after text under a benign aria-label",
+    steps: CLICK,
+    label: /^click on button "Save" \(matched "delete"\)/,
+    real: true,
+  },
+  {
     page: "image-words",
     name: "an image of the words inside a Save button",
     steps: CLICK,
