@@ -161,7 +161,7 @@ describe("a sampled experiment on built-in tasks (scripted policy, real grading)
     for (const chain of arm?.selectors ?? []) {
       expect(chain.error).toBeUndefined();
       if (chain.error === undefined)
-        expect(chain.bestOfK.map((p) => `${p.k}/${p.n}`)).toEqual(["2/2", "2/2"]);
+        expect(chain.bestOfK.map((p) => `${p.resolved}/${p.n}`)).toEqual(["2/2", "2/2"]);
     }
   });
 
@@ -214,7 +214,7 @@ describe("a sampled experiment on built-in tasks (scripted policy, real grading)
       expect(arm?.verifier).toMatchObject({ calls: 4, unparsable: 1, cost_usd: null });
       // Every sample resolves: the verifier chain submits a resolved one whatever the scores say.
       const chain = arm?.selectors.find((c) => c.chain === "verifier");
-      expect(chain?.error === undefined && chain?.bestOfK.map((p) => p.k)).toEqual([2, 2]);
+      expect(chain?.error === undefined && chain?.bestOfK.map((p) => p.resolved)).toEqual([2, 2]);
       expect(arm?.verifier?.fit).toBeNull();
     } finally {
       await server.close();

@@ -186,7 +186,8 @@ describe("acilab agent -p --output-format stream-json", () => {
       };
       expect(user.message.content[0]).toMatchObject({
         type: "tool_result",
-        tool_name: "view",
+        tool_name: "Read",
+        acilab_tool_name: "view",
         is_error: false,
       });
       expect(err).toBe("");
@@ -218,7 +219,8 @@ describe("acilab agent -p --output-format stream-json", () => {
       };
       expect(r.permission_denials).toEqual([
         {
-          tool_name: "shell",
+          tool_name: "Bash",
+          acilab_tool_name: "shell",
           tool_input: { command: "rm -rf build" },
           reason: expect.stringMatching(/headless/),
         },
