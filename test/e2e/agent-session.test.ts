@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/testing.js";
 import { tsxLoaderPath } from "../../src/tasks/index.js";
+import { needing } from "../../src/testing/needs.js";
 import { EVENTUALLY } from "../../src/testing/time.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -71,7 +72,7 @@ function isolatedEnv(tag: string): Record<string, string> {
   };
 }
 
-describe.skipIf(!hasTmux)("acilab agent in a terminal", () => {
+needing("tmux", !hasTmux && "tmux is not installed").describe("acilab agent in a terminal", () => {
   const socket = `acilab-test-${process.pid}`;
   const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
   afterAll(() => {
