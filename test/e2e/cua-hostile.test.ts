@@ -5,7 +5,7 @@ import pLimit from "p-limit";
 import { afterAll, expect, it } from "vitest";
 import { loadTaskFile } from "../../src/cua/index.js";
 import { actorOf, cuaRun, runKind } from "../../src/run/index.js";
-import { needing } from "../../src/testing/needs.js";
+import { needingAll } from "../../src/testing/needs.js";
 import { HANG_GUARD_MS } from "../../src/testing/time.js";
 
 /*
@@ -22,11 +22,11 @@ const missingChromium = missing(["/usr/bin/chromium"]);
 const missingX = missing(["/usr/bin/Xvfb", "/usr/bin/xdotool", "/usr/bin/matchbox-window-manager"]);
 
 /** Both environments need Debian's Chromium; the desktop needs Xvfb and its tools too. */
-function needFor(environment: "browser" | "x11") {
-  if (environment === "x11" && missingX.length > 0)
-    return needing("xvfb", `${missingX.join(", ")} not found`);
-  return needing("chromium", missingChromium.length > 0 && `${missingChromium.join(", ")} not found`);
-}
+const needFor = (environment: "browser" | "x11") =>
+  needingAll([
+    ["chromium", missingChromium.length > 0 && `${missingChromium.join(", ")} not found`],
+    ["xvfb", environment === "x11" && missingX.length > 0 && `${missingX.join(", ")} not found`],
+  ]);
 
 const BUTTON = (label: string, onclick = "") =>
   `<button onclick='${onclick}' style="width:300px;height:80px;font-size:24px">${label}</button>`;
