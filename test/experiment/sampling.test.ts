@@ -8,14 +8,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { LoopbackServer } from "../policies/testing/loopback.js";
-import { openaiError, openaiStream } from "../policies/testing/openai-wire.js";
-import { readExperimentDir } from "./analysis-input.js";
-import { analyzeExperiment } from "./analyze.js";
-import { checkExperiment } from "./load.js";
-import { ExperimentError } from "./problems.js";
-import { runExperiment } from "./run.js";
-import { DB_FILE } from "./store.js";
+import { readExperimentDir } from "../../src/experiment/analysis-input.js";
+import { analyzeExperiment } from "../../src/experiment/analyze.js";
+import { checkExperiment } from "../../src/experiment/load.js";
+import { ExperimentError } from "../../src/experiment/problems.js";
+import { runExperiment } from "../../src/experiment/run.js";
+import { DB_FILE } from "../../src/experiment/store.js";
+import { LoopbackServer } from "../../src/policies/testing/loopback.js";
+import { openaiError, openaiStream } from "../../src/policies/testing/openai-wire.js";
 
 const dirs: string[] = [];
 afterAll(() => {
