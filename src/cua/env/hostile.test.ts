@@ -14,7 +14,7 @@ import { ScriptedCuaPolicy, type ScriptedCuaStep } from "../scripted.js";
 import { PageHazardError as HazardError, type PageHazardError } from "../types.js";
 import { MAX_ELEMENTS } from "./a11y.js";
 import { BrowserEnvironment } from "./browser.js";
-import { safeFileName } from "./page-guard.js";
+import { safeFileName } from "./page-downloads.js";
 
 const BUTTON = (label: string, onclick: string) =>
   `<button onclick='${onclick}' style="width:300px;height:80px;font-size:24px">${label}</button>`;
