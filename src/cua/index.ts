@@ -34,6 +34,9 @@ export {
   type InspectableEnvironment,
   type PageEvents,
   type PageGuardOptions,
+  parseRequestRule,
+  parseRequestRules,
+  refuseRequests,
 } from "./env/index.js";
 export {
   type CuaOutcome,
@@ -53,6 +56,7 @@ export {
   destructiveMatch,
   GATE_NEAR_PX,
   type GateRefusal,
+  type RequestRefusal,
   targetAt,
   type UnreadableHook,
   type UnreadableRefusal,

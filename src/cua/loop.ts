@@ -10,8 +10,9 @@ import { Ledger } from "../ledger/index.js";
 import { DEFAULT_CUA_LIMITS, runAgent, runEndRecord } from "../loop/index.js";
 import { ToolRegistry } from "../tools/index.js";
 import type { TrajectorySink } from "../trajectory/index.js";
+import { describeHeld, refuseRequests } from "./env/index.js";
 import { type CuaEpisode, type CuaOutcome, isFrameAware } from "./episode.js";
-import { confirmationGate, DESTRUCTIVE_VOCABULARY, denyAll } from "./gate.js";
+import { confirmationGate, DESTRUCTIVE_VOCABULARY, denyAll, type RequestRefusal } from "./gate.js";
 import { parseScreenshotHistory } from "./history.js";
 import { ScreenObserver } from "./observer.js";
 import { DECODE_ONCE_CODEC, Perceiver } from "./perceive.js";
@@ -59,6 +60,8 @@ export async function runCuaEpisode(ep: CuaEpisode): Promise<CuaOutcome> {
     ep.vocabulary ?? DESTRUCTIVE_VOCABULARY,
     ep.confirmUnreadable ?? denyAll,
   );
+  // The consequence gate's approver, before the first page loads (the observer's reset).
+  ep.env.approveRequests?.(ep.confirmRequest ?? refuseRequests);
   const tools = new ToolRegistry<CuaToolContext>(
     cuaTools({ elements: ep.observe === "a11y" || ep.observe === "som" }),
   );
@@ -127,10 +130,17 @@ export async function runCuaEpisode(ep: CuaEpisode): Promise<CuaOutcome> {
     screen,
     model: observer.last?.model ?? modelSizeFor(screen),
     frames: observer.frames,
-    blocked: [...gate.blocked],
+    blocked: [...gate.blocked, ...refusedRequests(ep.env)],
   };
   trajectory.write(runEndRecord(episode));
   return episode;
+}
+
+/** The page's state-changing requests this episode that were refused, as the run lists them. */
+export function refusedRequests(env: CuaEpisode["env"]): RequestRefusal[] {
+  return (env.heldRequests ?? [])
+    .filter((r) => r.decision === "refused")
+    .map((request) => ({ request, summary: `request ${describeHeld(request)} refused` }));
 }
 
 function checkFits(size: Size, tier: VisionTier): void {

@@ -11,9 +11,9 @@ export { CHROMIUM_PATH } from "./chromium.js";
 export { cleanDom, DEFAULT_DOM_BUDGET, truncateText } from "./dom.js";
 export { EgressProxy, type EgressRefusal, isAllowed, originRule, parseAllowHost } from "./egress.js";
 export { toPlaywrightKeys, toXdotoolKeys } from "./keys.js";
+export type { DownloadRecord } from "./page-downloads.js";
 export {
   DIALOG_LOOP_AT,
-  type DownloadRecord,
   MAX_OPEN_PAGES,
   NAVIGATION_TIMEOUT_MS,
   type PageEvents,
@@ -21,6 +21,15 @@ export {
   POPUP_FLOOD_AT,
   RENDERER_HEAP_MB,
 } from "./page-guard.js";
+export { describeHeld, MAX_HELD_RECORDS, refuseRequests } from "./request-gate.js";
+export {
+  allowedByRules,
+  changesState,
+  parseRequestRule,
+  parseRequestRules,
+  type RequestKind,
+  type RequestRule,
+} from "./request-rules.js";
 export {
   type AxTreeNode,
   boxCentre,
@@ -38,7 +47,8 @@ export { PIXELS_PER_WHEEL_NOTCH, xdotoolCommands } from "./x11-input.js";
 import type { Environment, Size } from "../types.js";
 import { BrowserEnvironment } from "./browser.js";
 import type { EgressRefusal } from "./egress.js";
-import type { DownloadRecord, PageEvents, PageGuardOptions } from "./page-guard.js";
+import type { DownloadRecord } from "./page-downloads.js";
+import type { PageEvents, PageGuardOptions } from "./page-guard.js";
 import { X11Environment } from "./x11.js";
 
 /** What both environments offer beyond the contract: the allowlist's refusals and page-state reads. */
@@ -55,15 +65,13 @@ export interface InspectableEnvironment extends Environment {
   readonly downloads?: readonly DownloadRecord[] | undefined;
 }
 
-/** One environment of the kind a task asks for; `guard`: the browser's caps and downloads folder. */
+/** One environment of the kind a task asks for; `guard`: the page's caps and downloads folder. */
 export function createEnvironment(
   kind: Environment["kind"],
   screen?: Size,
   guard?: PageGuardOptions,
 ): InspectableEnvironment {
-  const options = screen ? { screen } : {};
-  return kind === "browser"
-    ? new BrowserEnvironment({ ...options, ...(guard ? { guard } : {}) })
-    : new X11Environment(options);
+  const options = { ...(screen ? { screen } : {}), ...(guard ? { guard } : {}) };
+  return kind === "browser" ? new BrowserEnvironment(options) : new X11Environment(options);
 }
 export { recheckElement } from "./recheck.js";

@@ -7,6 +7,7 @@ import {
   type ObserveKind,
   type Probe,
   type ProbeQuery,
+  type RequestHook,
   type ScreenAction,
   type UiElement,
 } from "../types.js";
@@ -41,6 +42,13 @@ export class LabelledEnvironment implements InspectableEnvironment {
   }
   get sandboxWarning() {
     return this.inner.sandboxWarning;
+  }
+  get heldRequests() {
+    return this.inner.heldRequests;
+  }
+
+  approveRequests(hook: RequestHook): void {
+    this.inner.approveRequests?.(hook);
   }
 
   reset(start: EnvironmentStart): Promise<void> {

@@ -7,7 +7,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BrowserEnvironment } from "./browser.js";
+import { BrowserEnvironment } from "../../src/cua/env/browser.js";
 
 const INNER = `<!doctype html><body style="margin:0">
 <button id="in" style="position:absolute;left:10px;top:20px;width:80px;height:30px"
@@ -49,7 +49,11 @@ describe("iframes in the accessibility tree and set-of-mark", () => {
   it("lists a same-origin frame's elements on the screen and marks cross-origin frames, unread", async () => {
     const env = new BrowserEnvironment();
     try {
-      await env.reset({ url, allowHosts: [`127.0.0.1`, "localhost"] });
+      // Both ports named: a host without one is 80 and 443 only.
+      await env.reset({
+        url,
+        allowHosts: [`127.0.0.1:${new URL(url).port}`, `127.0.0.1:${otherPort}`, `localhost:${otherPort}`],
+      });
       const capture = await env.capture("som");
       const elements = capture.elements ?? [];
       const byName = (name: string) => elements.find((e) => e.name === name);

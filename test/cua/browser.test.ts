@@ -3,12 +3,12 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { processesWith } from "../../testing/processes.js";
-import { EVENTUALLY } from "../../testing/time.js";
-import { pngSize } from "../image.js";
-import type { UiElement } from "../types.js";
-import { BrowserEnvironment } from "./browser.js";
-import { boxCentre } from "./serialize.js";
+import { BrowserEnvironment } from "../../src/cua/env/browser.js";
+import { boxCentre } from "../../src/cua/env/serialize.js";
+import { pngSize } from "../../src/cua/image.js";
+import type { UiElement } from "../../src/cua/types.js";
+import { processesWith } from "../../src/testing/processes.js";
+import { EVENTUALLY } from "../../src/testing/time.js";
 
 const PAGE = `<!doctype html><html><head><title>t</title><style>body{margin:0;font:16px sans-serif}</style></head><body>
 <h1 id="status">idle</h1>
@@ -205,7 +205,7 @@ describe.skipIf(!existsSync("/usr/bin/chromium"))("BrowserEnvironment (Debian ch
     // page, not the form and not a page between documents.
     holdPosts = true;
     try {
-      await env.reset({ url: `${startUrl}/form` });
+      await env.reset({ url: `${startUrl}/form`, allowRequests: ["POST /slow-post"] });
       const form = await env.capture("a11y");
       const click = env.act({ kind: "click", ...boxCentre(named(form.elements, "Submit")) });
       await vi.waitFor(() => expect(heldPosts).toHaveLength(1), EVENTUALLY);
@@ -219,7 +219,7 @@ describe.skipIf(!existsSync("/usr/bin/chromium"))("BrowserEnvironment (Debian ch
     // Then answered after 300 ms, so captures race the page being replaced: never a pause of our own,
     // the environment settles the navigation, then captures the new page.
     for (let i = 0; i < 3; i++) {
-      await env.reset({ url: `${startUrl}/form` });
+      await env.reset({ url: `${startUrl}/form`, allowRequests: ["POST /slow-post"] });
       const before = await env.capture("a11y");
       await env.act({ kind: "click", ...boxCentre(named(before.elements, "Submit")) });
       const after = await env.capture("a11y");
