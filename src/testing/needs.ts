@@ -30,6 +30,13 @@ export const NEEDS = {
 
 export type Need = keyof typeof NEEDS;
 
+/**
+ * Needs that are a newer version of something the suite already tests, not a tool bootstrap
+ * installs: skipped (and counted) even under CI. pytest 9's SUBFAILED lines are covered by the
+ * committed fixture either way; the live run only re-checks it against a real pytest 9.
+ */
+const VARIANTS: ReadonlySet<Need> = new Set<Need>(["pytest9"]);
+
 /** A suite's body, and a test's. */
 type SuiteBody = () => void;
 type Body = () => unknown;
@@ -58,7 +65,7 @@ export function needing(need: Need, missing: string | undefined | null | false) 
       it: (title: string, body: Body, timeout?: number) => it(title, body, timeout),
     };
   const marked = (title: string) => `${title} ${SKIP_MARK}${need}: ${missing}]`;
-  if (strict())
+  if (strict() && !VARIANTS.has(need))
     return {
       describe: (title: string, _body: SuiteBody) =>
         describe(title, () => {
