@@ -26,6 +26,8 @@ export {
   turnsUntilWindow,
 } from "./cost.js";
 export {
+  type BrowserSource,
+  type BrowserStartup,
   browserBoxChecks,
   CHROMIUM_PATH,
   createEnvironment,
@@ -34,6 +36,7 @@ export {
   type InspectableEnvironment,
   type PageEvents,
   type PageGuardOptions,
+  SharedBrowser,
 } from "./env/index.js";
 export {
   type CuaOutcome,
@@ -68,6 +71,7 @@ export {
   CUA_SYSTEM_PROMPT,
   type CuaEpisode,
   DEFAULT_SETTLE_MS,
+  notStarted,
   runCuaEpisode,
 } from "./loop.js";
 export { formatElements, screenText, wrapScreenText } from "./observation.js";
@@ -99,7 +103,7 @@ export {
   ScriptedCuaPolicy,
   type ScriptedCuaStep,
 } from "./scripted.js";
-export type { CuaStage, OpenStage } from "./stage.js";
+export { type CuaStage, type OpenStage, startFailure } from "./stage.js";
 export {
   actionHash,
   greyThumbnail,
@@ -113,7 +117,9 @@ export {
   THUMBNAIL_SIDE,
 } from "./stall.js";
 export {
+  DEFAULT_MINIWOB_SEED,
   describeTaskFile,
+  findMiniwobCheckout,
   isTaskFile,
   loadTaskFile,
   loadTaskFiles,
@@ -129,6 +135,7 @@ export {
   type TaskFileGrade,
   taskFileScripted,
   taskFileStage,
+  writeMiniwobTasks,
 } from "./taskfile/index.js";
 export {
   type AppState,

@@ -17,11 +17,12 @@ import {
   type Size,
 } from "../types.js";
 import { collectElements } from "./a11y.js";
+import { type BrowserSource, type EpisodeBrowser, ownBrowser } from "./browser-host.js";
 import { PageInput, TWO_FRAMES } from "./browser-input.js";
-import { artifactsDirOf, assertChromium, freshProfile, pageRefusals, removeProfile } from "./chromium.js";
+import { assertChromium, pageRefusals } from "./chromium.js";
 import { cleanDom, DEFAULT_DOM_BUDGET } from "./dom.js";
 import { type EgressProxy, type EgressRefusal, originRule } from "./egress.js";
-import { browserPid, type LaunchedChromium, launchChromium } from "./launch.js";
+import { browserPid } from "./launch.js";
 import { PageActivity } from "./page-activity.js";
 import {
   type DownloadRecord,
@@ -31,8 +32,15 @@ import {
   RENDERER_HEAP_MB,
 } from "./page-guard.js";
 import { probeThroughCdp } from "./probe.js";
-import { sweepBrowserLeftovers } from "./scratch.js";
 import { drawMarks } from "./som.js";
+
+/** Where a reset's time went: getting a browser for the episode, then loading its first page. */
+export interface BrowserStartup {
+  /** False when a running browser was reused (only a new context was made). */
+  launched: boolean;
+  browserMs: number;
+  loadMs: number;
+}
 
 export const DEFAULT_SCREEN: Size = { width: 1400, height: 800 };
 /** Capture attempts while a page is being swapped ("Not attached to an active page"), and the pause between. */
@@ -47,6 +55,11 @@ export interface BrowserEnvironmentOptions {
   guard?: PageGuardOptions;
   /** The renderer's JavaScript heap cap in MiB (default RENDERER_HEAP_MB). */
   heapMb?: number;
+  /**
+   * Where each episode's browser comes from: its own Chromium (the default), or a SharedBrowser that
+   * a folder run keeps across its episodes, a fresh context each (browser-host.ts).
+   */
+  browsers?: BrowserSource;
 }
 
 export class BrowserEnvironment implements Environment {
@@ -57,8 +70,10 @@ export class BrowserEnvironment implements Environment {
   private context: BrowserContext | undefined;
   private page: Page | undefined;
   private cdp: CDPSession | undefined;
-  private profile: string | undefined;
-  private launched: LaunchedChromium | undefined;
+  private launched: EpisodeBrowser | undefined;
+  private readonly browsers: BrowserSource;
+  /** How the last reset's time went: getting a browser (a launch, or a context), loading the page. */
+  private startup: BrowserStartup | undefined;
   private warning: string | undefined;
   private readonly activity = new PageActivity();
   /** Input to the page the environment follows, with the pointer's resting place. */
@@ -71,6 +86,12 @@ export class BrowserEnvironment implements Environment {
     this.domBudget = options.domBudget ?? DEFAULT_DOM_BUDGET;
     this.guard = new PageGuard(options.guard);
     this.heapMb = options.heapMb ?? RENDERER_HEAP_MB;
+    this.browsers = options.browsers ?? ownBrowser;
+  }
+
+  /** Where the last reset's time went (result.json's timing). */
+  get lastStartup(): BrowserStartup | undefined {
+    return this.startup;
   }
 
   /** What the page did this episode: dialogs dismissed, popups opened and closed, a crash. */
@@ -96,7 +117,7 @@ export class BrowserEnvironment implements Environment {
    * close). A boxed browser keeps its real profile in the box's private /tmp (launch.ts, BOX_PROFILE).
    */
   get userDataDir(): string | undefined {
-    return this.profile;
+    return this.launched?.profile;
   }
 
   /** Why the browser runs with less than the full box, if it does (result.json's sandbox_warning). */
@@ -113,22 +134,13 @@ export class BrowserEnvironment implements Environment {
     if (!start.url) throw new Error("browser environment: reset needs start.url (the task's first page)");
     assertChromium();
     await this.closeBrowser();
-    await sweepBrowserLeftovers();
-    this.profile = freshProfile();
-    this.guard.clear(artifactsDirOf(this.profile));
-    this.launched = await launchChromium({
-      hostProfile: this.profile,
-      artifactsDir: artifactsDirOf(this.profile),
-      args: [`--js-flags=--max-old-space-size=${this.heapMb}`],
-      context: {
-        headless: true,
-        viewport: this.screen,
-        screen: this.screen,
-        deviceScaleFactor: 1,
-        acceptDownloads: true,
-      },
+    this.launched = await this.browsers.open({
+      heapMb: this.heapMb,
+      context: { viewport: this.screen, screen: this.screen, deviceScaleFactor: 1, acceptDownloads: true },
       allowHosts: start.allowHosts ?? [originRule(start.url)],
     });
+    this.guard.clear(this.launched.artifactsDir);
+    const loading = performance.now();
     this.proxy = this.launched.proxy;
     this.warning = this.launched.warning;
     this.context = this.launched.context;
@@ -155,6 +167,11 @@ export class BrowserEnvironment implements Environment {
       });
       this.guard.check();
     }
+    this.startup = {
+      launched: this.launched.launched,
+      browserMs: this.launched.startMs,
+      loadMs: performance.now() - loading,
+    };
   }
 
   /**
@@ -221,8 +238,13 @@ export class BrowserEnvironment implements Environment {
   /** Pages the browser has open, reported to Playwright or not yet (CDP's own list of targets). */
   private async pageTargets(): Promise<number> {
     const { cdp } = this.live();
-    const { targetInfos } = await cdp.send("Target.getTargets");
-    return targetInfos.filter((t) => t.type === "page").length;
+    // This episode's context only: a shared browser holds other contexts' pages (its default one's).
+    const [{ targetInfo }, { targetInfos }] = await Promise.all([
+      cdp.send("Target.getTargetInfo"),
+      cdp.send("Target.getTargets"),
+    ]);
+    return targetInfos.filter((t) => t.type === "page" && t.browserContextId === targetInfo.browserContextId)
+      .length;
   }
 
   /**
@@ -282,9 +304,8 @@ export class BrowserEnvironment implements Environment {
     this.activity.clear();
     // Downloads in progress finish first, so the episode's folder holds whole files.
     await this.guard.settle();
-    // The browser, then its proxy and box: the profile in the box's /tmp goes with the box.
-    if (launched) await launched.close();
-    removeProfile(this.profile);
-    this.profile = undefined;
+    // Its own browser goes with its proxy and box (the profile in the box's /tmp with it); a shared
+    // one keeps running unless the page misbehaved.
+    if (launched) await launched.close({ discard: this.guard.hazard !== undefined });
   }
 }

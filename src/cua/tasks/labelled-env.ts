@@ -42,6 +42,9 @@ export class LabelledEnvironment implements InspectableEnvironment {
   get sandboxWarning() {
     return this.inner.sandboxWarning;
   }
+  get lastStartup() {
+    return this.inner.lastStartup;
+  }
 
   reset(start: EnvironmentStart): Promise<void> {
     return this.inner.reset(start);
