@@ -15,6 +15,7 @@ import {
   type ProbeQuery,
   type ScreenAction,
   type Size,
+  type UiElement,
 } from "../types.js";
 import { collectElements } from "./a11y.js";
 import { type BrowserSource, type EpisodeBrowser, ownBrowser } from "./browser-host.js";
@@ -32,6 +33,7 @@ import {
   RENDERER_HEAP_MB,
 } from "./page-guard.js";
 import { probeThroughCdp } from "./probe.js";
+import { revealThroughCdp } from "./reveal.js";
 import { drawMarks } from "./som.js";
 
 /** Where a reset's time went: getting a browser for the episode, then loading its first page. */
@@ -263,6 +265,15 @@ export class BrowserEnvironment implements Environment {
       return probeThroughCdp(this.live().cdp, query);
     };
     return this.guard.race(read(), "the confirmation gate's reading of the page");
+  }
+
+  /** Scroll an element listed offscreen into view (click_element on it). */
+  async reveal(element: UiElement): Promise<void> {
+    const { cdp, page } = this.live();
+    await this.guard.race(
+      revealThroughCdp(cdp, element, (s) => page.evaluate(s)),
+      "scrolling into view",
+    );
   }
 
   /** Evaluate a script in the current page (tests and graders read page state with it). */

@@ -15,6 +15,7 @@ import { PageHazardError as HazardError, type PageHazardError } from "../types.j
 import { MAX_ELEMENTS } from "./a11y.js";
 import { BrowserEnvironment } from "./browser.js";
 import { safeFileName } from "./page-guard.js";
+import { MAX_OFFSCREEN } from "./serialize.js";
 
 const BUTTON = (label: string, onclick: string) =>
   `<button onclick='${onclick}' style="width:300px;height:80px;font-size:24px">${label}</button>`;
@@ -165,7 +166,11 @@ describe("pages that misbehave", () => {
       const elements = capture.elements ?? [];
       expect(elements.length).toBeGreaterThan(0);
       expect(elements.length).toBeLessThanOrEqual(MAX_ELEMENTS);
-      for (const el of elements) expect(el.box.y + el.box.height).toBeLessThanOrEqual(env.screen.height);
+      // Those in sight are on the screen; below the fold, at most MAX_OFFSCREEN follow, marked so.
+      const inSight = elements.filter((el) => !el.states?.includes("offscreen"));
+      for (const el of inSight) expect(el.box.y + el.box.height).toBeLessThanOrEqual(env.screen.height);
+      expect(elements.slice(inSight.length).every((el) => el.states?.includes("offscreen"))).toBe(true);
+      expect(elements.length - inSight.length).toBe(MAX_OFFSCREEN);
     } finally {
       await env.close();
     }

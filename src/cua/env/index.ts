@@ -26,9 +26,11 @@ export {
 export {
   type AxTreeNode,
   boxCentre,
+  clickPoint,
   describeElements,
   elementLine,
   INTERACTIVE_ROLES,
+  inSight,
   interactiveNodes,
   type Serialized,
   serialize,

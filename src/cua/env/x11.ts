@@ -25,6 +25,7 @@ import {
   type ProbeQuery,
   type ScreenAction,
   type Size,
+  type UiElement,
 } from "../types.js";
 import { collectElements, type ViewportPlacement } from "./a11y.js";
 import { DEFAULT_SCREEN } from "./browser.js";
@@ -41,6 +42,7 @@ import { type EgressProxy, type EgressRefusal, originRule } from "./egress.js";
 import { browserPid, type LaunchedChromium, launchChromium } from "./launch.js";
 import { probeThroughCdp } from "./probe.js";
 import { type Owned, removeNow, removeOnExit, run, spawnOwned, stopOwned } from "./proc.js";
+import { revealThroughCdp } from "./reveal.js";
 import { sweepBrowserLeftovers } from "./scratch.js";
 import { drawMarksRaw } from "./som.js";
 import { xdotoolCommands } from "./x11-input.js";
@@ -187,6 +189,12 @@ export class X11Environment implements Environment {
       await inner.page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))");
     }
     return probeThroughCdp(inner.cdp, query, placement.offset);
+  }
+
+  /** Scroll an element listed offscreen into view in the inner browser's page (click_element on it). */
+  async reveal(element: UiElement): Promise<void> {
+    const inner = this.innerFor("a11y");
+    await revealThroughCdp(inner.cdp, element, (s) => inner.page.evaluate(s));
   }
 
   /** Evaluate a script in the inner browser's page (tests and graders read page state with it). */
