@@ -8,6 +8,8 @@ import type { Box, SnapshotView } from "./dom-snapshot.js";
 
 /** The longest name a label or an icon's file gives. */
 const MAX_NAME = 60;
+/** Longer text is a sentence (the page's instructions), not a label. */
+const MAX_LABEL_TEXT = 40;
 /** How far left of a field its label may end, and how far above it, in CSS pixels. */
 const ROW_GAP = 250;
 const ABOVE_GAP = 30;
@@ -117,7 +119,9 @@ export function nearbyLabel(
 ): string {
   const [x0, y0, x1, y1] = target;
   const related = options.related;
-  const texts = related ? all.filter((t) => t.node !== undefined && related(t.node)) : all;
+  const texts = all.filter(
+    (t) => t.text.length <= MAX_LABEL_TEXT && (!related || (t.node !== undefined && related(t.node))),
+  );
   const sameRow = (b: Box) => overlap(b[1], b[3], y0, y1) >= 0.5 * Math.min(b[3] - b[1], y1 - y0);
   const row = texts.filter((t) => sameRow(t.box));
   const words: { box: Box; text: string }[] = [];

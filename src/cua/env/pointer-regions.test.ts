@@ -72,6 +72,7 @@ const page = el(
       { attrs: { id: "folder" } },
     ),
     el("LABEL", [0, 400, 100, 20], [text("Remember", [0, 400, 80, 20])], { attrs: { id: "label" } }),
+  el("LABEL", [0, 430, 100, 20], [text("Tied", [0, 430, 30, 20])], { attrs: { for: "spin" } }),
     el(
       "DIV",
       [0, 500, 300, 20],
@@ -143,6 +144,9 @@ describe("pointerRegions: controls a script makes", () => {
     expect(regions.texts.map((t) => t.text)).toContain("8am");
     expect(regions.texts.map((t) => t.text)).not.toContain("Real");
     expect(regions.texts.map((t) => t.text)).not.toContain("Alpha");
+    // A label tied to its control (for=) names that one; a free <label> may name a neighbour.
+    expect(regions.texts.map((t) => t.text)).not.toContain("Tied");
+    expect(regions.texts.map((t) => t.text)).toContain("Remember");
   });
 });
 

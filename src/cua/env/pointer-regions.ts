@@ -143,11 +143,19 @@ export function pointerRegions(
     const p = view.parent(n);
     if (p !== undefined && (inCandidate[p] || candidate[p])) inCandidate[n] = 1;
   }
+  // A <label> tied to a control (by `for`, or around it) names that one already; a free one may name its neighbour.
+  const inTiedLabel = new Uint8Array(count);
+  for (let n = 0; n < count; n++) {
+    const p = view.parent(n);
+    const tied = view.tag(n) === "LABEL" && (holds[n] === 1 || view.attr(n, "for") !== undefined);
+    if (tied || (p !== undefined && inTiedLabel[p])) inTiedLabel[n] = 1;
+  }
   const texts: PlacedText[] = [];
   for (let n = 0; n < count; n++) {
     const box = view.box(n);
     const text = view.text(n).trim();
-    if (view.isText(n) && box && text && !inside[n] && !inCandidate[n]) texts.push({ box, text, node: n });
+    if (view.isText(n) && box && text && !inside[n] && !inCandidate[n] && !inTiedLabel[n])
+      texts.push({ box, text, node: n });
   }
   const skip = (m: number) => candidate[m] === 1;
   for (let n = 0; n < count; n++) {
