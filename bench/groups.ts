@@ -9,6 +9,7 @@ export const BENCHMARKS: readonly string[] = [
   "runsc",
   "grading",
   "cua",
+  "cua-folder",
   "builders",
   "experiment",
   "report",

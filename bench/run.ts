@@ -8,6 +8,7 @@ import { benchBuilders } from "./builders.js";
 import { benchCapture } from "./capture.js";
 import { benchCodeActions } from "./code.js";
 import { benchCuaOverhead, benchPerceptualDelta, cuaCostLines } from "./cua.js";
+import { benchCuaFolder } from "./cua-folder.js";
 import { benchExperiment } from "./experiment.js";
 import { benchFileTools } from "./file.js";
 import { benchGradeOverhead } from "./grade-overhead.js";
@@ -87,6 +88,11 @@ async function main(): Promise<void> {
   if (!only || only === "cua") {
     rows.push(...(await benchCuaOverhead()), ...(await benchPerceptualDelta()), ...(await benchCapture()));
     extra.push(...cuaCostLines());
+  }
+  if (!only || only === "cua-folder") {
+    const folder = await benchCuaFolder();
+    rows.push(...folder.rows);
+    extra.push(...folder.extra);
   }
   if (!only || only === "bon") rows.push(...(await benchBon()));
   if (!only || only === "agent")

@@ -126,7 +126,7 @@ export async function runCuaRequest(
     await browsers.close();
   }
   rows.push(...request.broken.map(rowOfBrokenFile));
-  if (request.json) out(JSON.stringify(single ? results[0] : jsonRows(results, rows), null, 2));
+  if (request.json) out(JSON.stringify(single && results[0] ? results[0] : jsonRows(results, rows), null, 2));
   else if (!single) out(`\n${summaryTable(rows)}\n\nwritten to ${root}/<task>/<observe>/`);
   if (results.some((r) => r.stop_reason === "aborted")) return 130;
   return rows.some((r) => FAILED_STOPS.has(r.stop)) ? 1 : 0;

@@ -72,7 +72,7 @@ const page = el(
       { attrs: { id: "folder" } },
     ),
     el("LABEL", [0, 400, 100, 20], [text("Remember", [0, 400, 80, 20])], { attrs: { id: "label" } }),
-  el("LABEL", [0, 430, 100, 20], [text("Tied", [0, 430, 30, 20])], { attrs: { for: "spin" } }),
+    el("LABEL", [0, 430, 100, 20], [text("Tied", [0, 430, 30, 20])], { attrs: { for: "spin" } }),
     el(
       "DIV",
       [0, 500, 300, 20],

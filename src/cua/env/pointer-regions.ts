@@ -21,7 +21,7 @@
  *
  * A pure function of one document's snapshot, its accessibility nodes and its listeners.
  */
-import type { Box, SnapshotView } from "./dom-snapshot.js";
+import type { SnapshotView } from "./dom-snapshot.js";
 import { iconName, isSvgShape, kinOf, nearbyLabel, type PlacedText, shapeName } from "./element-names.js";
 import type { Listening } from "./listeners.js";
 
