@@ -1,5 +1,7 @@
-import { rmSync } from "node:fs";
-import { gradeInstance } from "../src/eval/index.js";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { seededRandom } from "../src/builders/index.js";
+import { gradeInstance, planTwins, twinParsers } from "../src/eval/index.js";
 import {
   checkoutAt,
   loadTask,
@@ -28,7 +30,10 @@ function stats(samples: number[]): { median: number; p95: number } {
  * Grading's cost over the bare test run it wraps (target ≤ 10 % + 15 ms): the same instance, the same
  * sandbox backend, measured alternately in one process so machine noise hits both. "Bare" is the test
  * command alone in an already prepared sandbox; "graded" is the whole pipeline — checkout, patch,
- * restore, test patch, sandbox, markers, parse, score, teardown.
+ * restore, test patch, twins and canaries planned and planted, sandbox, markers, parse, score,
+ * teardown. The twins are tests too, and run as long as their originals: "bare with twins" is the
+ * bare run with the same twins planted (one identical, one inverted: what the grader plants for this
+ * instance's one hidden test), so their own run time is reported apart from the overhead.
  */
 export async function benchGradeOverhead(options: { iterations?: number } = {}): Promise<GradeOverheadRow[]> {
   const n = options.iterations ?? 9;
@@ -42,7 +47,27 @@ export async function benchGradeOverhead(options: { iterations?: number } = {}):
     await git(checkout.root, ["apply", "-"], { env, input: instance.test_patch });
     const { sandbox } = await openTaskSandbox(instance, checkout.root, undefined, { fromSnapshot: true });
     const argv = resolvePlaceholders(instance.test_command);
+    // The same prepared tree with twins of the hidden test planted, in a sandbox of its own.
+    const twinnedCheckout = await checkoutAt(instance.repo_path, instance.base_commit);
+    const twinnedEnv = { GIT_DIR: twinnedCheckout.gitDir, GIT_WORK_TREE: twinnedCheckout.checkout.root };
+    await git(twinnedCheckout.checkout.root, ["apply", "-"], { env: twinnedEnv, input: instance.patch });
+    await git(twinnedCheckout.checkout.root, ["apply", "-"], { env: twinnedEnv, input: instance.test_patch });
+    const hiddenPath = "tests/test_hidden.py";
+    const hiddenFile = join(twinnedCheckout.checkout.root, hiddenPath);
+    const plan = planTwins({
+      parser: instance.log_parser,
+      files: [{ path: hiddenPath, text: readFileSync(hiddenFile, "utf8") }],
+      tests: instance,
+      testCommand: argv,
+      random: seededRandom(1),
+      parserFor: await twinParsers(instance.log_parser),
+    });
+    writeFileSync(hiddenFile, plan.files[0]?.text ?? "");
+    const twinned = await openTaskSandbox(instance, twinnedCheckout.checkout.root, undefined, {
+      fromSnapshot: true,
+    });
     const bare: number[] = [];
+    const bareTwinned: number[] = [];
     const graded: number[] = [];
     try {
       for (let i = 0; i < n; i++) {
@@ -50,6 +75,12 @@ export async function benchGradeOverhead(options: { iterations?: number } = {}):
         const r = await sandbox.exec({ argv, timeoutMs: 60_000 });
         if (r.exitCode !== 0) throw new Error(`bench: the bare test run failed:\n${r.output}`);
         bare.push(performance.now() - t);
+        t = performance.now();
+        const w = await twinned.sandbox.exec({ argv, timeoutMs: 60_000 });
+        // The inverted twin fails, as it must.
+        if (w.exitCode !== 1)
+          throw new Error(`bench: the run with twins did not fail its inverted twin:\n${w.output}`);
+        bareTwinned.push(performance.now() - t);
         t = performance.now();
         const g = await gradeInstance(instance, { model_patch: instance.patch });
         if (!g.report.resolved)
@@ -59,10 +90,14 @@ export async function benchGradeOverhead(options: { iterations?: number } = {}):
     } finally {
       await sandbox.close();
       await checkout.dispose();
+      await twinned.sandbox.close();
+      await twinnedCheckout.checkout.dispose();
     }
     const b = stats(bare);
+    const w = stats(bareTwinned);
     const g = stats(graded);
-    const overhead = bare.map((x, i) => (graded[i] ?? x) - x);
+    const twinsOwn = stats(bare.map((x, i) => (bareTwinned[i] ?? x) - x));
+    const overhead = bareTwinned.map((x, i) => (graded[i] ?? x) - x);
     const o = stats(overhead);
     return [
       {
@@ -72,13 +107,27 @@ export async function benchGradeOverhead(options: { iterations?: number } = {}):
         p95Ms: b.p95,
         targetMs: undefined,
       },
+      {
+        name: `grading: bare test run with the twins planted (${plan.twins.length}: 1 identical, 1 inverted)`,
+        n,
+        medianMs: w.median,
+        p95Ms: w.p95,
+        targetMs: undefined,
+      },
+      {
+        name: "grading: the twins' own run time (bare with twins − bare, paired)",
+        n,
+        medianMs: twinsOwn.median,
+        p95Ms: twinsOwn.p95,
+        targetMs: undefined,
+      },
       { name: "grading: whole pipeline, same run", n, medianMs: g.median, p95Ms: g.p95, targetMs: undefined },
       {
-        name: "grading: overhead over bare (≤ 10 % + 15 ms)",
+        name: "grading: overhead over bare, the twins' run time apart (≤ 10 % + 15 ms)",
         n,
         medianMs: o.median,
         p95Ms: o.p95,
-        targetMs: 0.1 * b.median + 15,
+        targetMs: 0.1 * w.median + 15,
       },
     ];
   } finally {

@@ -8,6 +8,7 @@ export const BENCHMARKS: readonly string[] = [
   "sandbox",
   "runsc",
   "grading",
+  "swebench",
   "cua",
   "cua-folder",
   "builders",

@@ -23,6 +23,8 @@ import { benchSandbox } from "./sandbox.js";
 import { benchScale } from "./scale.js";
 import { benchSearch } from "./search.js";
 import type { BenchRow } from "./stats.js";
+import { benchSwebench } from "./swebench.js";
+import { benchTwinPlanning } from "./twin-planning.js";
 import { benchWorkspaces } from "./workspace.js";
 
 /** Per-query latency target of the file and search tools: 150 ms, well under a model turn. */
@@ -43,6 +45,8 @@ async function main(): Promise<void> {
     return;
   }
   const rows: BenchRow[] = [];
+  // Rows with units of their own (commits/s, counts, dollars) are printed after the table.
+  const extra: string[] = [];
   if (!only || only === "overhead") rows.push(...(await benchOverhead()));
   if (!only || only === "file") {
     for (const r of await benchFileTools())
@@ -76,15 +80,18 @@ async function main(): Promise<void> {
   }
   if (!only || only === "runsc") rows.push(...(await benchRunsc()));
   if (!only || only === "grading") {
-    rows.push(...(await benchGradeOverhead()));
+    rows.push(...(await benchGradeOverhead()), ...(await benchTwinPlanning()));
     const [parse] = await benchGrading({ repeats: 5 });
     if (parse)
       rows.push({ name: parse.name, n: 5, medianMs: parse.value, p95Ms: parse.value, targetMs: 1000 });
   }
+  if (!only || only === "swebench") {
+    const swebench = await benchSwebench();
+    rows.push(...swebench.rows);
+    extra.push(...swebench.extra);
+  }
   if (!only || only === "experiment") rows.push(...(await benchExperiment()));
   if (!only || only === "report") rows.push(...(await benchReport()));
-  // Rows with units of their own (commits/s, counts, dollars) are printed after the table.
-  const extra: string[] = [];
   if (!only || only === "cua") {
     rows.push(...(await benchCuaOverhead()), ...(await benchPerceptualDelta()), ...(await benchCapture()));
     extra.push(...cuaCostLines());

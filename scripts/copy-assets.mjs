@@ -4,12 +4,14 @@ import { cpSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 const ASSET = /\.(txt|css|browser\.js)$/;
+// SWE-bench's per-repository recipes are data files the swebench area reads at run time.
+const RECIPE = /(^|\/)swebench\/recipes\/[^/]+\.yaml$/;
 
 function walk(dir) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) walk(path);
-    else if (ASSET.test(name)) cpSync(path, join("dist", path));
+    else if (ASSET.test(name) || RECIPE.test(path)) cpSync(path, join("dist", path));
   }
 }
 walk("src");

@@ -11,12 +11,13 @@ import {
   removeLayer,
   staleBuilds,
 } from "../envlayers/index.js";
-import { type EnvironmentSpec, loadInstances, parseEnvironmentSpec } from "../swebench/index.js";
+import { type EnvironmentSpec, parseEnvironmentSpec } from "../swebench/index.js";
+import { loadInstanceRows, reposDir } from "../tasks/index.js";
 import { git } from "../workspace/index.js";
 import { numberOption, sandboxOption, UsageError } from "./args.js";
 import { table } from "./format.js";
 import { optionLines, parseOptions } from "./options.js";
-import { SANDBOX } from "./shared-options.js";
+import { FILTER, REPOS, SANDBOX } from "./shared-options.js";
 
 type Out = (text: string) => void;
 
@@ -47,6 +48,8 @@ export const ENV_BUILD_OPTIONS = {
   },
   force: { type: "boolean", help: "build again even when a whole layer exists" },
   sandbox: SANDBOX,
+  repos: REPOS,
+  filter: FILTER,
 } as const;
 
 export const ENV_LIST_OPTIONS = {
@@ -62,7 +65,7 @@ export const ENV_PRUNE_OPTIONS = {
 export const ENV_HELP = `acilab env — environments: an interpreter and a repository's dependencies, built once
 
 Usage: acilab env build --repo PATH [--commit REV] [--python PY | --node NODE] [--install LINE]… [--force]
-       acilab env build --instances FILE
+       acilab env build --instances FILE [--repos DIR] [--filter GLOB]
        acilab env list [--json]
        acilab env prune [KEY…] [--failed] [--older-than DAYS] [--all]
 
@@ -82,7 +85,7 @@ Run "acilab env <subcommand> --help" for its options.`;
 export const ENV_BUILD_HELP = `acilab env build — build (or find) an environment layer
 
 Usage: acilab env build --repo PATH [--commit REV] [--python PY | --node NODE] [--install LINE]… [--force]
-       acilab env build --instances FILE
+       acilab env build --instances FILE [--repos DIR] [--filter GLOB]
 
 Options:
 ${optionLines(ENV_BUILD_OPTIONS)}
@@ -132,7 +135,10 @@ async function build(argv: string[], out: Out, err: Out): Promise<number> {
   if (values.instances !== undefined) {
     if (values.repo !== undefined) throw new UsageError("give --repo or --instances, not both", command);
     const seen = new Set<string>();
-    for (const i of loadInstances(values.instances)) {
+    // Published SWE-bench rows too: their environments come from the recipes (docs/swebench.md).
+    const rows = loadInstanceRows(values.instances, { repos: reposDir(values.repos), filter: values.filter });
+    for (const u of rows.unavailable) err(`unavailable: ${u.instance_id}: ${u.reason}`);
+    for (const i of rows.instances) {
       if (!i.acilab_env) continue;
       const commit = i.environment_setup_commit || i.base_commit;
       const id = JSON.stringify([i.repo_path, commit, i.acilab_env]);
@@ -230,10 +236,16 @@ function list(argv: string[], out: Out): number {
       m ? m.commit.slice(0, 10) : "?",
       m ? `${(m.bytes / 1e6).toFixed(1)} MB` : "?",
       m ? m.created_at.slice(0, 16).replace("T", " ") : "?",
+      m && "recipe" in m.spec && m.spec.recipe ? `SWE-bench ${m.spec.recipe}` : "-",
       m ? `${m.repo} — ${m.spec.install.join(" && ").slice(0, 60)}` : "(no manifest)",
     ];
   });
-  out(table([["key", "status", "runtime", "commit", "size", "built", "repository — install"], ...rows]));
+  out(
+    table([
+      ["key", "status", "runtime", "commit", "size", "built", "recipe", "repository — install"],
+      ...rows,
+    ]),
+  );
   out(`${layers.length} environment${layers.length === 1 ? "" : "s"} in ${store}`);
   return 0;
 }

@@ -1,22 +1,24 @@
 import { resolve } from "node:path";
 import { gradeInstance } from "../eval/index.js";
+import { RUN_DEFAULTS } from "../run/index.js";
 import { remoteGrader, runNamespace } from "../scale/index.js";
 import {
   type GradeFn,
   type GradeRunResult,
   gradeRun,
   InputFileError,
-  loadInstances,
   loadPredictions,
+  PIN_POLICIES,
   type RunSummary,
 } from "../swebench/index.js";
-import { numberOption, rulesOption, sandboxOption, UsageError } from "./args.js";
+import { type LoadedInstances, loadInstanceRows, reposDir } from "../tasks/index.js";
+import { choiceOption, numberOption, rulesOption, sandboxOption, UsageError } from "./args.js";
 import { table } from "./format.js";
 import { interruptSignal } from "./interrupt.js";
 import { optionLines, parseOptions } from "./options.js";
 import { createProgress, gradeTick } from "./progress.js";
 import { type OpenQueue, openQueue, queueOptions } from "./queue-run.js";
-import { QUEUE_OPTIONS, RULES, SANDBOX, workersOption } from "./shared-options.js";
+import { FILTER, PINS, QUEUE_OPTIONS, REPOS, RULES, SANDBOX, workersOption } from "./shared-options.js";
 
 type Out = (text: string) => void;
 
@@ -24,7 +26,7 @@ export const GRADE_OPTIONS = {
   instances: {
     type: "string",
     value: "FILE",
-    help: ".jsonl or .json list of instances: SWE-bench's fields plus test_command, log_parser and repo_path (see docs/grading.md)",
+    help: ".jsonl or .json list of instances: SWE-bench's rows as published (their recipe and --repos give the rest: docs/swebench.md), or rows with their own test_command, log_parser and repo_path (docs/grading.md)",
   },
   predictions: {
     type: "string",
@@ -47,6 +49,9 @@ export const GRADE_OPTIONS = {
     defaultHelp: "the grader's own limit",
   },
   rules: RULES,
+  repos: REPOS,
+  filter: FILTER,
+  pins: PINS,
   ...QUEUE_OPTIONS,
 } as const;
 
@@ -54,6 +59,7 @@ export const GRADE_HELP = `acilab grade — grade predictions the way SWE-bench'
 
 Usage: acilab grade --instances FILE --predictions FILE|gold|empty --run-id ID [--workers N]
                     [--out DIR] [--rerun] [--sandbox BACKEND] [--timeout SECONDS] [--rules R]
+                    [--repos DIR] [--filter GLOB] [--pins exact|available]
                     [--redis URL [--queue NAME] [--bundles DIR] [--bundle-cap-mb MB]]
 
 Options:
@@ -64,6 +70,11 @@ a test runner the repository cannot stand in for, and a recorded exit code that 
 log — a tampered run is rejected. swebench gives SWE-bench v5's verdicts exactly (its loopholes too),
 to compare with its leaderboard. report.json says which rules graded it and why a log was rejected
 (docs/grading.md).
+
+SWE-bench's rows as published (SWE-bench, Lite, Verified, full) are taken unmodified: what a row
+lacks (interpreter, packages, install line, test command, log parser) comes from SWE-bench's recipe for
+its (repo, version), its repository from --repos, and its environment is built once per version. A
+row that cannot run here gets the outcome environment_unavailable, naming why (docs/swebench.md).
 
 With --redis, each instance is a job that "acilab worker"s grade in their own sandboxes (each
 repository travels once, as a content-addressed git bundle); the run folder and summary are the same
@@ -97,6 +108,7 @@ export function formatGradeSummary(result: GradeRunResult): string {
     ["unresolved", String(s.unresolved_instances)],
     ["errors", String(s.error_instances)],
     ["timeouts", String(s.timeout_ids.length)],
+    ["environment unavailable", String(s.unavailable_instances)],
     ["empty patches", String(s.empty_patch_instances)],
     ["touches tests", String(s.touches_tests_ids.length)],
     ["impossible resolved", String(s.impossible_resolved_ids.length)],
@@ -105,12 +117,17 @@ export function formatGradeSummary(result: GradeRunResult): string {
   if (s.cost_per_resolved_usd !== null)
     rows.push(["cost per resolved", `$${s.cost_per_resolved_usd.toFixed(4)}`]);
   if (s.interrupted) rows.push(["not graded yet", String(s.pending_ids.length)]);
+  if (s.pins_relaxed_ids.length > 0) rows.push(["pins: relaxed", String(s.pins_relaxed_ids.length)]);
   const lines = [
     table(rows),
     "",
     `run ${s.run_id} · model ${s.model_name_or_path} · rules ${s.rules} · summary ${result.summaryPath}`,
     `per instance: ${result.runDir}/<model>/<instance_id>/ (report.json, test_output.txt, patch.diff, eval.sh)`,
   ];
+  if (s.unavailable_instances > 0)
+    lines.push(
+      `environment unavailable: report.json "detail" names the cause (repository, recipe, interpreter or pin)`,
+    );
   if (s.error_ids.length > 0)
     lines.push(`errors are graded again on the next run; their reasons are in report.json "detail"`);
   if (s.interrupted)
@@ -147,23 +164,36 @@ export async function gradeCommand(
   const queued = queueOptions(values, "grade");
   const backend = sandboxOption(values.sandbox, "grade");
 
+  const pins = choiceOption(values.pins ?? RUN_DEFAULTS.pins, PIN_POLICIES, "pins", "grade");
   let loaded: {
-    instances: ReturnType<typeof loadInstances>;
+    rows: LoadedInstances;
     predictions: ReturnType<typeof loadPredictions>;
   };
+  const fixed = values.predictions === "gold" || values.predictions === "empty";
   try {
-    const instances = loadInstances(resolve(values.instances));
-    const spec =
-      values.predictions === "gold" || values.predictions === "empty"
-        ? values.predictions
-        : resolve(values.predictions);
-    loaded = { instances, predictions: loadPredictions(spec, instances) };
+    const rows = loadInstanceRows(resolve(values.instances), {
+      repos: reposDir(values.repos),
+      filter: values.filter,
+    });
+    const spec = fixed ? (values.predictions as "gold" | "empty") : resolve(values.predictions);
+    loaded = {
+      rows,
+      // A predictions file of the run may name rows that could not load: those are reported, not warned of.
+      predictions:
+        rows.instances.length > 0 ? loadPredictions(spec, rows.instances) : { predictions: [], warnings: [] },
+    };
   } catch (e) {
     if (!(e instanceof InputFileError)) throw e;
     err(`acilab grade: ${e.message}`);
     return 1;
   }
-  for (const w of loaded.predictions.warnings) err(`warning: ${w}`);
+  const unavailableIds = new Set(loaded.rows.unavailable.map((u) => u.instance_id));
+  const warnings = [
+    ...loaded.rows.problems.map((p) => `${values.instances}: ${p}`),
+    ...loaded.predictions.warnings.filter((w) => ![...unavailableIds].some((id) => w.includes(`"${id}"`))),
+  ];
+  for (const w of warnings) err(`warning: ${w}`);
+  for (const u of loaded.rows.unavailable) err(`unavailable: ${u.instance_id} (${u.where}): ${u.reason}`);
   let queue: OpenQueue | undefined;
   const tty = deps.tty ?? process.stdout.isTTY === true;
   if (queued) {
@@ -186,7 +216,7 @@ export async function gradeCommand(
       );
   const progress = createProgress({
     verb: "grading",
-    total: loaded.predictions.predictions.length,
+    total: loaded.predictions.predictions.length + loaded.rows.unavailable.length,
     tty,
     write: deps.write ?? ((t) => process.stdout.write(t)),
     line: out,
@@ -196,9 +226,10 @@ export async function gradeCommand(
   let graded = false;
   try {
     result = await gradeRun({
-      instances: loaded.instances,
+      instances: loaded.rows.instances,
       predictions: loaded.predictions.predictions,
-      warnings: loaded.predictions.warnings,
+      warnings,
+      unavailable: loaded.rows.unavailable,
       runId,
       outDir: resolve(values.out),
       // On a queue every instance is submitted at once; the workers' slots are the limit.
@@ -207,6 +238,7 @@ export async function gradeCommand(
       rerun: values.rerun === true,
       gradeOptions: {
         rules,
+        pins,
         backend,
         ...(timeout !== undefined ? { timeoutMs: timeout * 1000 } : {}),
       },

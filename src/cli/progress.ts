@@ -64,6 +64,7 @@ const OUTCOME_WORDS: Record<ProgressEvent["outcome"], string> = {
   patch_failed: "patch failed",
   timeout: "timeout",
   infrastructure_error: "error",
+  environment_unavailable: "environment unavailable",
 };
 
 /** A detail is a log excerpt at times: one line of it, short enough for a log line. */

@@ -3,12 +3,20 @@ import { listCuaTasks } from "../cua/index.js";
 import { DEFAULT_LIMITS } from "../loop/index.js";
 import { POLICY_SPEC_HELP } from "../policies/index.js";
 import { type RunSpec, runAnyTask } from "../run/index.js";
-import { type AnyTask, instanceTask, resolveTask, type Task, type ToolsTask } from "../tasks/index.js";
+import {
+  type AnyTask,
+  type InstanceTaskOptions,
+  instanceTask,
+  resolveTask,
+  type Task,
+  type ToolsTask,
+} from "../tasks/index.js";
 import { UsageError } from "./args.js";
 import { summary } from "./format.js";
 import { interruptSignal } from "./interrupt.js";
 import { optionLines, parseOptions } from "./options.js";
 import { limitDefaults, settingOptions, settingsFor, specFromFlags } from "./run-settings.js";
+import { REPOS } from "./shared-options.js";
 import { runToolsCommand } from "./tools-run.js";
 
 type Out = (text: string) => void;
@@ -25,7 +33,12 @@ export const RUN_OPTIONS = {
   instances: {
     type: "string",
     value: "<file>",
-    help: 'take --task ID from this SWE-bench instances file ("tasks mirror", "tasks export"): its repository, tests and setup_commands',
+    help: 'take --task ID from this instances file ("tasks mirror", "tasks export", or SWE-bench\'s rows as published): its repository, tests, environment and setup_commands',
+  },
+  repos: REPOS,
+  hints: {
+    type: "boolean",
+    help: "with --instances: append the row's hints_text to the problem statement (SWE-bench's \"with hints\")",
   },
   ...settingOptions(RUN_SETTING_NAMES, {
     ...limitDefaults(DEFAULT_LIMITS),
@@ -91,7 +104,11 @@ export function parseRunRequest(argv: string[], out: Out): RunRequest | "help" {
   if (format !== undefined && !["json", "code", "both"].includes(format))
     throw new UsageError(`--action-format must be json, code or both, got "${format}"`, "run");
   const both = format === "both";
-  const task = values.instances ? instanceById(values.instances, values.task) : resolveTask(values.task);
+  if (values.hints && !values.instances)
+    throw new UsageError("--hints is for --instances rows (it adds their hints_text to the prompt)", "run");
+  const task = values.instances
+    ? instanceById(values.instances, values.task, { repos: values.repos, hints: values.hints === true })
+    : resolveTask(values.task);
   if (task.kind === "coding" && both)
     throw new UsageError("--action-format both compares formats on a tools task such as acme", "run");
   const flags = both ? { ...values, "action-format": undefined } : values;
@@ -106,9 +123,9 @@ export function parseRunRequest(argv: string[], out: Out): RunRequest | "help" {
 }
 
 /** `--instances FILE --task ID`; what is wrong with either is a usage error. */
-function instanceById(file: string, id: string): Task {
+function instanceById(file: string, id: string, options: InstanceTaskOptions): Task {
   try {
-    return instanceTask(file, id);
+    return instanceTask(file, id, options);
   } catch (e) {
     throw new UsageError(e instanceof Error ? e.message : String(e), "run");
   }

@@ -5,11 +5,26 @@
 import type { OptionSpec } from "./options.js";
 import { settingOptions } from "./run-settings.js";
 
-/** `--sandbox`, `--rules` and `--allow-net` for commands that are not runs (grade, tasks, env, agent, sandbox exec): the run settings' own flags. */
-const RUN_FLAGS = settingOptions(["sandbox", "rules", "allow_net"]);
+/** `--sandbox`, `--rules`, `--allow-net` and `--pins` for commands that are not runs (grade, tasks, env, agent, sandbox exec): the run settings' own flags. */
+const RUN_FLAGS = settingOptions(["sandbox", "rules", "allow_net", "pins"]);
 export const SANDBOX = RUN_FLAGS.sandbox;
 export const RULES = RUN_FLAGS.rules;
 export const ALLOW_NET = RUN_FLAGS["allow-net"];
+export const PINS = RUN_FLAGS.pins;
+
+/** Published SWE-bench rows: where their repositories are, which rows, and what a missing pin does. */
+export const REPOS = {
+  type: "string",
+  value: "DIR",
+  help: "the repositories published SWE-bench rows name, each as DIR/OWNER+NAME, OWNER__NAME or OWNER/NAME (a work tree, a bare repository, or a folder holding one at repo/)",
+  defaultHelp: "$ACILAB_REPOS",
+} as const satisfies OptionSpec;
+
+export const FILTER = {
+  type: "string",
+  value: "GLOB",
+  help: "only the instances whose id matches GLOB (sympy__*, *-20590)",
+} as const satisfies OptionSpec;
 
 /** `--workers N`: how many at once. */
 export function workersOption(what: string, defaultWorkers: number) {

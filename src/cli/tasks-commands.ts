@@ -1,13 +1,37 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describeCuaTask, describeTaskFile, listCuaTasks, loadTaskFolder } from "../cua/index.js";
-import { type Validation, validateInstance } from "../eval/index.js";
-import type { Instance } from "../swebench/index.js";
-import { loadInstances } from "../swebench/index.js";
-import { listTaskIds, loadTask, packageRoot, type Task, taskInstance } from "../tasks/index.js";
+import {
+  causesInWords,
+  NOOP_PATCH,
+  type Readiness,
+  readinessOf,
+  readinessTable,
+  unavailableCause,
+  validateInstance,
+} from "../eval/index.js";
+import { forEachLimited } from "../pool/index.js";
+import { RUN_DEFAULTS } from "../run/index.js";
+import {
+  InputFileError,
+  type Instance,
+  instanceDir,
+  PIN_POLICIES,
+  writeGradedRun,
+} from "../swebench/index.js";
+import {
+  type LoadedInstances,
+  listTaskIds,
+  loadInstanceRows,
+  loadTask,
+  packageRoot,
+  reposDir,
+  type Task,
+  taskInstance,
+} from "../tasks/index.js";
 import { TOOLSETS } from "../tools/index.js";
 import { git } from "../workspace/index.js";
-import { numberOption, sandboxOption, UsageError } from "./args.js";
+import { choiceOption, numberOption, sandboxOption, UsageError } from "./args.js";
 import { table } from "./format.js";
 import { parseOptions } from "./options.js";
 import {
@@ -159,29 +183,89 @@ async function validateCommand(argv: string[], out: Out): Promise<number> {
     out(TASKS_VALIDATE_HELP);
     return 0;
   }
-  const runs = numberOption(values.runs, "runs", "tasks validate");
+  const command = "tasks validate";
+  const runs = numberOption(values.runs, "runs", command);
+  const workers = numberOption(values.workers, "workers", command);
+  if (!Number.isInteger(workers) || workers < 1)
+    throw new UsageError(`--workers must be a whole number ≥ 1, got "${values.workers}"`, command);
+  const pins = choiceOption(values.pins ?? RUN_DEFAULTS.pins, PIN_POLICIES, "pins", command);
   const targets = positionals.length > 0 ? positionals : listTaskIds();
   const instances: Instance[] = [];
+  const readiness: Readiness[] = [];
   for (const target of targets) {
-    if (/\.jsonl?$/.test(target) && existsSync(target)) instances.push(...loadInstances(target));
-    else instances.push(await taskInstance(loadTask(target)));
+    if (/\.jsonl?$/.test(target) && existsSync(target)) {
+      let rows: LoadedInstances;
+      try {
+        rows = loadInstanceRows(resolve(target), { repos: reposDir(values.repos), filter: values.filter });
+      } catch (e) {
+        if (!(e instanceof InputFileError)) throw e;
+        out(`acilab tasks validate: ${e.message}`);
+        return 1;
+      }
+      for (const p of rows.problems) out(`warning: ${target}: ${p}`);
+      instances.push(...rows.instances);
+      for (const u of rows.unavailable) {
+        const repo = u.repo ?? "-";
+        readiness.push({
+          instance_id: u.instance_id,
+          repo,
+          state: "unavailable",
+          cause: unavailableCause(u.reason),
+          reason: u.reason,
+        });
+        out(`UNAVAILABLE ${u.instance_id}\n        ${u.reason}`);
+      }
+    } else instances.push(await taskInstance(loadTask(target)));
   }
-  const results: Validation[] = [];
-  for (const instance of instances) {
+  await forEachLimited(instances, { workers }, async (instance) => {
     const v = await validateInstance(instance, {
       runs,
+      pins,
       backend: sandboxOption(values.sandbox, "tasks validate"),
     });
-    results.push(v);
-    out(
-      `${v.ok ? "ok     " : v.flaky ? "flaky  " : "INVALID"} ${instance.instance_id}${instance.impossible ? " (impossible)" : ""}`,
-    );
-    for (const p of v.problems) out(`        ${p}`);
-  }
-  const bad = results.filter((r) => !r.ok);
+    if (values.out) {
+      const keep = (model: string, patch: string, graded: (typeof v.runs.base)[]) => {
+        for (const [i, g] of graded.entries()) {
+          const runId = i === 0 ? "validate" : `validate-${i + 1}`;
+          const dir = instanceDir(resolve(values.out as string), runId, model, instance.instance_id);
+          writeGradedRun(dir, instance.instance_id, patch, g);
+        }
+      };
+      keep("gold", instance.patch, v.runs.gold);
+      keep("base", NOOP_PATCH, [v.runs.base]);
+    }
+    const r = readinessOf(instance.repo, v);
+    readiness.push(r);
+    const label =
+      r.state === "ready"
+        ? "ok     "
+        : r.state === "unavailable"
+          ? "UNAVAILABLE"
+          : v.flaky
+            ? "flaky  "
+            : "INVALID";
+    out(`${label} ${instance.instance_id}${instance.impossible ? " (impossible)" : ""}`);
+    if (r.state === "unavailable") out(`        ${r.reason}`);
+    else for (const p of v.problems) out(`        ${p}`);
+  });
+  const bad = readiness.filter((r) => r.state !== "ready");
   out("");
+  const repos = readinessTable(readiness);
+  if (repos.some((t) => !t.repo.startsWith("acilab/")) || repos.length > 1)
+    out(
+      table([
+        ["repository", "rows", "ready", "invalid", "unavailable here (cause)"],
+        ...repos.map((t) => [
+          t.repo,
+          String(t.rows),
+          String(t.ready),
+          String(t.invalid),
+          causesInWords(t.unavailable),
+        ]),
+      ]),
+    );
   out(
-    `${results.length - bad.length}/${results.length} valid${bad.length > 0 ? ` — fix or drop: ${bad.map((b) => b.instance_id).join(", ")}` : ""}`,
+    `${readiness.length - bad.length}/${readiness.length} valid${bad.length > 0 ? ` — fix or drop: ${bad.map((b) => b.instance_id).join(", ")}` : ""}`,
   );
   return bad.length === 0 ? 0 : 1;
 }

@@ -5,7 +5,7 @@
 import { DEFAULT_MAX_COMMITS, DEFAULT_MAX_SRC_LINES, DEFAULT_SYNTH_MAX } from "../builders/index.js";
 import { LOG_PARSER_NAMES } from "../parsers/index.js";
 import { optionLines } from "./options.js";
-import { SANDBOX } from "./shared-options.js";
+import { FILTER, PINS, REPOS, SANDBOX, workersOption } from "./shared-options.js";
 
 const LIST_WHAT = "one line per task: id, library, language, kind of bug, title (impossible tasks say so)";
 
@@ -19,7 +19,8 @@ Usage: acilab tasks list [--json] [--toolsets] [--cua-dir DIR]
 
   list       ${LIST_WHAT}
   export     write the built-in suite as SWE-bench instances (JSONL), repositories as git bundles
-  validate   check tasks are fair: gold resolves, the base fails, gold runs agree
+  validate   check tasks are fair: gold resolves, the base fails, gold runs agree (and, for
+             published SWE-bench rows, whether each can run here)
   mirror     build instances from a repository's fix commits
   synth      build instances from mutants of a repository's functions
   miniwob    write computer-use task files for a MiniWoB++ checkout, one per page
@@ -74,14 +75,28 @@ bundle in FILE's folder/repos/, which \`acilab grade\` reads anywhere.`;
 export const TASKS_VALIDATE_OPTIONS = {
   runs: { type: "string", value: "N", help: "gold runs that must agree test by test", default: "2" },
   sandbox: SANDBOX,
+  repos: REPOS,
+  filter: FILTER,
+  pins: PINS,
+  workers: workersOption("instances validated", 1),
+  out: {
+    type: "string",
+    value: "DIR",
+    help: "also keep every run's files as a grading run lays them out: DIR/validate/gold/<id>/ and DIR/validate/base/<id>/ (report.json, test_output.txt, patch.diff, eval.sh)",
+  },
 } as const;
 
 export const TASKS_VALIDATE_HELP = `acilab tasks validate — check that tasks are fair
 
 Usage: acilab tasks validate [FILE.jsonl | TASK…] [--runs N] [--sandbox BACKEND]
+                            [--repos DIR] [--filter GLOB] [--pins exact|available] [--workers N] [--out DIR]
 
 Options:
 ${optionLines(TASKS_VALIDATE_OPTIONS)}
+
+An instances file may hold SWE-bench's rows as published: each row is said to be ready, invalid (what
+failed), or unavailable here and why (repository missing, no recipe, interpreter missing, a pin the
+package indexes lack, a build that fails), and a table per repository ends the output.
 
 Checks tasks are fair: the gold patch resolves (an impossible task's does not), the untouched base
 fails every FAIL_TO_PASS test and passes every PASS_TO_PASS one, and --runs gold runs agree test by

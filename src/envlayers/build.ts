@@ -8,11 +8,13 @@ import {
   type ReadOnlyBind,
   sandboxIdentity,
 } from "../sandbox/index.js";
-import type { EnvironmentSpec } from "../swebench/index.js";
+import { type EnvironmentSpec, isNodeEnvironment, type PinPolicy } from "../swebench/index.js";
 import { snapshotAtCommit } from "../workspace/index.js";
 import { type Interpreter, interpreterBinds, resolveInterpreter } from "./interpreter.js";
+import { relaxLocally } from "./local-index.js";
+import { decideMissing, type MissingRequirement, missingRequirement } from "./pins.js";
 import { ENV_MOUNT, type RuntimePlan, runtimePlan } from "./runtime.js";
-import { type SandboxSources, SOURCES_MOUNT } from "./sources.js";
+import { type SandboxSources, SOURCES_MOUNT, specSources } from "./sources.js";
 import {
   BUILD_LOG,
   type CommandRecord,
@@ -23,6 +25,7 @@ import {
   layerKey,
   MANIFEST,
   openStore,
+  readManifest,
   removeLayer,
   treeSize,
   wholeLayer,
@@ -38,11 +41,24 @@ export class EnvBuildError extends Error {
   constructor(
     message: string,
     readonly log: string,
+    /** The requirement pip could not find, when that is why. */
+    readonly missing?: MissingRequirement,
   ) {
     super(message);
     this.name = "EnvBuildError";
   }
 }
+
+/**
+ * The environment cannot be had on this machine, for a named cause: its interpreter is not
+ * installed, or a requirement (a pin) is not in the package indexes. Not a fault of the harness.
+ */
+export class EnvironmentUnavailable extends Error {
+  override name = "EnvironmentUnavailable";
+}
+
+/** How many requirements one environment may relax or leave out before the build gives up. */
+const MAX_ADJUSTMENTS = 40;
 
 export interface LayerRequest {
   /** The repository (a folder or bundle) holding `commit`. */
@@ -56,6 +72,8 @@ export interface LayerRequest {
   /** Build even if a whole layer exists (`acilab env build --force`). */
   force?: boolean;
   store?: string;
+  /** A pin the indexes lack: `exact` (default) makes the environment unavailable, `available` takes the nearest. */
+  pins?: PinPolicy;
 }
 
 /** The files that the install leaves in the repository and the layer carries (not caches, not build/). */
@@ -74,9 +92,49 @@ const inFlight = new Map<string, Promise<Layer>>();
  * failed build) is removed and built again, and `log` says why.
  */
 export async function ensureLayer(request: LayerRequest): Promise<Layer> {
+  let spec = request.spec;
+  const changes: string[] = [];
+  let relaxed = false;
+  if (request.pins === "available" && !isNodeEnvironment(spec) && spec.packages) {
+    // Every pin the local indexes lack, moved at once (pip would name them one failed build at a time).
+    const moved = relaxLocally(spec, specSources(spec.indexes), spec.python.replace(/^python/, ""));
+    spec = moved.spec;
+    changes.push(...moved.changes);
+    relaxed = moved.changes.length > 0;
+    for (const c of moved.changes) request.log?.(`environment: ${c}`);
+  }
+  for (let round = 0; ; round++) {
+    try {
+      const layer = await ensureSpecLayer({ ...request, spec });
+      return changes.length > 0 ? { ...layer, changes, relaxed } : layer;
+    } catch (err) {
+      if (!(err instanceof EnvBuildError) || !err.missing || isNodeEnvironment(spec) || !spec.packages)
+        throw err;
+      const python = spec.python.replace(/^python/, "") || spec.python;
+      const decision = decideMissing(spec, err.missing, request.pins ?? "exact", python);
+      if ("unavailable" in decision)
+        throw new EnvironmentUnavailable(
+          `${decision.unavailable}${spec.recipe ? ` (recipe ${spec.recipe})` : ""}`,
+        );
+      if (round >= MAX_ADJUSTMENTS) throw err;
+      spec = decision.spec;
+      changes.push(decision.change);
+      relaxed ||= decision.relaxed;
+      request.log?.(`environment: ${decision.change}`);
+    }
+  }
+}
+
+/** The layer for exactly this spec (ensureLayer adjusts the spec when a requirement cannot be had). */
+async function ensureSpecLayer(request: LayerRequest): Promise<Layer> {
   const store = openStore(request.store);
   const plan = runtimePlan(request.spec);
-  const interpreter = await resolveInterpreter(plan.named, store, plan.language);
+  let interpreter: Interpreter;
+  try {
+    interpreter = await resolveInterpreter(plan.named, store, plan.language);
+  } catch (err) {
+    throw new EnvironmentUnavailable((err as Error).message);
+  }
   const sources = plan.sources();
   const key = layerKey({
     commit: request.commit,
@@ -92,6 +150,15 @@ export async function ensureLayer(request: LayerRequest): Promise<Layer> {
       if (existsSync(dir) && !request.force) {
         const whole = wholeLayer(key, dir);
         if (whole) return whole;
+        // A build that failed for a requirement the indexes lack fails the same way until they change
+        // (and then the sources, part of the key, change too): no need to build it again to know.
+        const failed = readManifest(dir);
+        if (failed?.status === "failed" && failed.missing)
+          throw new EnvBuildError(
+            `environment ${key} did not build: ${failed.failure ?? "a requirement is missing"}`,
+            join(dir, BUILD_LOG),
+            failed.missing,
+          );
         request.log?.(`environment ${key}: ${layerDamage(dir)}; building it again`);
       }
       return build(request, { key, store, dir, plan, interpreter, sources });
@@ -138,6 +205,7 @@ async function build(
   );
   const commands: CommandRecord[] = [];
   let failure: string | undefined;
+  let missing: MissingRequirement | undefined;
   const id = sandboxIdentity();
   const snapshot = await snapshotAtCommit(
     request.repoPath,
@@ -161,8 +229,14 @@ async function build(
       network: sources.hosts.length > 0 ? { allow: sources.hosts } : "none",
     });
     try {
+      const packages = isNodeEnvironment(request.spec) ? [] : (request.spec.packages ?? []);
       const lines: Array<{ shown: string; argv: string[] }> = [
         ...plan.start(interpreter).map((argv) => ({ shown: argv.join(" "), argv })),
+        // Each requirement group as its own pip run, in order (a recipe's conda packages, then its pins).
+        ...packages.map((group) => ({
+          shown: `python -m pip install ${group.map(shellWord).join(" ")}`,
+          argv: ["python", "-m", "pip", "install", ...group],
+        })),
         ...request.spec.install.map((line) => ({ shown: line, argv: ["bash", "-c", line] })),
       ];
       for (const [i, { shown, argv }] of lines.entries()) {
@@ -175,6 +249,7 @@ async function build(
           `# exit ${r.exitCode ?? r.signal}${r.timedOut ? " (timed out)" : ""} in ${(r.durationMs / 1000).toFixed(1)} s`,
         );
         if (r.exitCode !== 0) {
+          missing = missingRequirement(r.output);
           const tail = failureExcerpt(r.output);
           failure = `install line ${i + 1} of ${lines.length} failed (${r.timedOut ? `timed out after ${INSTALL_TIMEOUT_MS / 1000} s` : `exit ${r.exitCode ?? r.signal}`}): ${shown}\n${tail}`;
           break;
@@ -220,6 +295,7 @@ async function build(
     bytes: size.bytes,
     build_seconds: Math.round(performance.now() - started) / 1000,
     ...(failure ? { failure } : {}),
+    ...(failure && missing ? { missing } : {}),
   };
   // Frozen: the sandbox user that wrote it owns nothing of it any more, and every later sandbox sees it read-only.
   if (id.switched) adoptTree(envDir, 0, 0);
@@ -247,6 +323,7 @@ async function build(
     throw new EnvBuildError(
       `environment ${key} did not build: ${failure}\nThe whole log: ${logPath}`,
       logPath,
+      missing,
     );
   request.log?.(
     `environment ${key} built in ${manifest.build_seconds.toFixed(1)} s: ${(manifest.bytes / 1e6).toFixed(1)} MB${manifest.generated_files > 0 ? `, ${manifest.generated_files} generated repository files kept` : ""}`,
@@ -271,4 +348,9 @@ export function failureExcerpt(output: string): string {
     return lines.slice(code, end).join("\n").trimEnd();
   }
   return lines.slice(-25).join("\n");
+}
+
+/** A requirement as one shell word, for the build log (the build itself passes argv). */
+function shellWord(s: string): string {
+  return /^[\w.=<>!~,+-]+$/.test(s) && !/[<>]/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
 }

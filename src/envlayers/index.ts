@@ -1,5 +1,6 @@
 export {
   EnvBuildError,
+  EnvironmentUnavailable,
   ensureLayer,
   INSTALL_TIMEOUT_MS,
   type LayerRequest,
@@ -13,6 +14,15 @@ export {
 export { type Interpreter, resolveInterpreter } from "./interpreter.js";
 export { type EnvMount, layerMount } from "./mount.js";
 export { machineNpmSources, NPM_REGISTRY, parseNpmrc, sandboxNpm, specNpmSources } from "./npm-sources.js";
+export {
+  decideMissing,
+  type MissingRequirement,
+  missingRequirement,
+  nearestVersion,
+  type PinDecision,
+  packageName,
+  pinnedVersion,
+} from "./pins.js";
 export { ENV_MOUNT, type RuntimePlan, runtimePlan } from "./runtime.js";
 export { machinePipSources, type PipSources, parsePipConfig, sandboxPip, specSources } from "./sources.js";
 export {

@@ -9,6 +9,7 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   readSync,
   realpathSync,
   renameSync,
@@ -16,8 +17,8 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { homedir, tmpdir } from "node:os";
+import { basename, delimiter, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { assertReachable, openSandbox, type ReadOnlyBind, sandboxIdentity } from "../sandbox/index.js";
 
@@ -109,8 +110,83 @@ function head(path: string, bytes: number): Buffer {
 
 const isElf = (path: string) => head(path, 4).equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46]));
 
+/**
+ * Where interpreters of one version are installed besides PATH, newest patch release first: pyenv's
+ * versions, uv's managed pythons, conda's base and environments.
+ */
+export function interpretersOfVersion(version: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  const home = env.HOME ?? homedir();
+  const exe = `python${version}`;
+  const roots: Array<{ dir: string; match: RegExp; bin: (d: string) => string }> = [
+    {
+      dir: join(env.PYENV_ROOT ?? join(home, ".pyenv"), "versions"),
+      match: new RegExp(`^${version.replace(".", "\\.")}\\.\\d+$`),
+      bin: (d) => join(d, "bin", exe),
+    },
+    {
+      dir: env.UV_PYTHON_INSTALL_DIR ?? join(home, ".local", "share", "uv", "python"),
+      match: new RegExp(`^cpython-${version.replace(".", "\\.")}\\.\\d+-`),
+      bin: (d) => join(d, "bin", exe),
+    },
+    ...["miniconda3", "anaconda3", "miniforge3", "mambaforge"]
+      .map((n) => join(home, n))
+      .concat("/opt/conda")
+      .flatMap((base) => [
+        { dir: join(base, "envs"), match: /./, bin: (d: string) => join(d, "bin", exe) },
+        {
+          dir: dirname(base),
+          match: new RegExp(`^${basename(base)}$`),
+          bin: (d: string) => join(d, "bin", exe),
+        },
+      ]),
+  ];
+  const found: string[] = [];
+  for (const root of roots) {
+    let names: string[];
+    try {
+      names = readdirSync(root.dir);
+    } catch {
+      continue;
+    }
+    const matching = names.filter((n) => root.match.test(n)).sort(newestFirst);
+    for (const name of matching) {
+      const bin = root.bin(join(root.dir, name));
+      if (isExecutableFile(bin)) found.push(bin);
+    }
+  }
+  return found;
+}
+
+/** `3.9.18` before `3.9.2`: by the numbers in the name. */
+function newestFirst(a: string, b: string): number {
+  const na = (a.match(/\d+/g) ?? []).map(Number);
+  const nb = (b.match(/\d+/g) ?? []).map(Number);
+  for (let i = 0; i < Math.max(na.length, nb.length); i++) {
+    const d = (nb[i] ?? 0) - (na[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
 /** The binary a name stands for: looked up on PATH, symlinks resolved, a pyenv shim asked of pyenv. */
 async function locate(named: string, hint: string): Promise<string> {
+  try {
+    return await locateOnPath(named, hint);
+  } catch (err) {
+    // `python3.9` that PATH does not give (a pyenv shim for a version that is not the global one):
+    // the interpreter of that version wherever pyenv, uv or conda installed it.
+    const version = /^python(\d+\.\d+)$/.exec(named)?.[1];
+    const installed = version ? interpretersOfVersion(version)[0] : undefined;
+    if (installed) return realpathSync(installed);
+    if (version)
+      throw new Error(
+        `interpreter Python ${version} is not installed here: not on PATH, nor in pyenv's versions, uv's pythons or conda's environments (pyenv install ${version}, or uv python install ${version})`,
+      );
+    throw err;
+  }
+}
+
+async function locateOnPath(named: string, hint: string): Promise<string> {
   let path: string | undefined;
   if (named.includes("/")) path = isExecutableFile(named) ? named : undefined;
   else

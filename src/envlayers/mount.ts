@@ -15,6 +15,10 @@ export interface EnvMount {
    * the agent's patch.
    */
   setup: string[];
+  /** What the layer changed from the environment asked for (pins relaxed, requirements left out). */
+  changes: string[];
+  /** A pin was moved to the nearest available version. */
+  relaxed: boolean;
 }
 
 /** The mount of a built layer: read-only at /env, the interpreter it was made with at its own path. */
@@ -32,5 +36,7 @@ export async function layerMount(layer: Layer): Promise<EnvMount> {
         : []),
       ...plan.setup,
     ],
+    changes: layer.changes ?? [],
+    relaxed: layer.relaxed === true,
   };
 }

@@ -4,6 +4,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import type { EnvironmentSpec } from "../swebench/index.js";
 import type { RuntimeLanguage } from "./interpreter.js";
+import type { MissingRequirement } from "./pins.js";
 import { runtimePlan } from "./runtime.js";
 
 /** Overrides where layers are kept. */
@@ -53,6 +54,8 @@ export interface LayerManifest {
   build_seconds: number;
   /** Set when status is "failed": which line, and the end of its output. */
   failure?: string;
+  /** Set when the build failed because pip could not find a requirement: which, and what it saw. */
+  missing?: MissingRequirement;
 }
 
 /** A layer on disk. */
@@ -62,6 +65,10 @@ export interface Layer {
   /** The venv or node_modules' folder, mounted at ENV_MOUNT. */
   envDir: string;
   manifest: LayerManifest;
+  /** What ensureLayer changed from the spec it was asked for (pins relaxed, optional requirements left out). */
+  changes?: string[];
+  /** A pin was moved to the nearest available version (`--pins available`). */
+  relaxed?: boolean;
 }
 
 export const MANIFEST = "manifest.json";
@@ -84,6 +91,8 @@ export function layerKey(parts: {
     runtime: runtimePlan(parts.spec).language,
     install: parts.spec.install,
     system_site_packages: "system_site_packages" in parts.spec && parts.spec.system_site_packages === true,
+    // Recipes' requirement groups; specs without them keep the keys they always had.
+    ...("packages" in parts.spec && parts.spec.packages ? { packages: parts.spec.packages } : {}),
     sources: parts.sourcesConfig,
   });
   return createHash("sha256").update(canonical).digest("hex").slice(0, 16);

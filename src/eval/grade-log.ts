@@ -16,6 +16,7 @@ import {
   TEST_EXIT_CODE,
 } from "../swebench/index.js";
 import { type Canary, type CanaryCheck, checkCanaries } from "./canaries/index.js";
+import { checkTwins, type Twin, type TwinCheck } from "./twins/index.js";
 
 /** What the harness saw of one test run: everything the runner printed, and how it ended. */
 export interface TestRun {
@@ -39,6 +40,7 @@ export interface LogGrade {
   /** How many test results the log holds (the parser's count, canaries included). */
   testsInLog: number;
   canaries: CanaryCheck | null;
+  twins: TwinCheck | null;
 }
 
 const SIGNALS: Record<string, number> = {
@@ -102,6 +104,13 @@ const FAILED_TESTS_EXIT: Record<LogParserName, { fits: (code: number) => boolean
   "mocha-json": { fits: (c) => c >= 1 && c <= 127, told: "its failure count" },
   "go-test-json": { fits: (c) => c === 1, told: "1" },
   "cargo-test": { fits: (c) => c === 101, told: "101" },
+  // bin/test and runtests.py exit with `not ok` / `bool(failures)`; tox passes pytest's 1 on.
+  sympy: { fits: (c) => c === 1, told: "1" },
+  django: { fits: (c) => c === 1, told: "1" },
+  "pytest-options": { fits: (c) => c === 1, told: "1" },
+  "pytest-v2": { fits: (c) => c === 1, told: "1" },
+  matplotlib: { fits: (c) => c === 1, told: "1" },
+  seaborn: { fits: (c) => c === 1, told: "1" },
 };
 
 /**
@@ -112,7 +121,7 @@ const FAILED_TESTS_EXIT: Record<LogParserName, { fits: (code: number) => boolean
 export function gradeLog(
   tests: GradedTests,
   log: string,
-  options: { rules: GradingRules; canaries?: readonly Canary[] },
+  options: { rules: GradingRules; canaries?: readonly Canary[]; twins?: readonly Twin[] },
 ): LogGrade {
   if (options.rules === "swebench") {
     const v = gradeSwebenchLog(log, tests, tests.log_parser);
@@ -124,12 +133,18 @@ export function gradeLog(
       exitCode: "error" in read ? null : read.exitCode,
       testsInLog: v.statusMap.size,
       canaries: null,
+      twins: null,
     };
   }
-  return gradeHardened(tests, log, options.canaries ?? []);
+  return gradeHardened(tests, log, options.canaries ?? [], options.twins ?? []);
 }
 
-function gradeHardened(tests: GradedTests, log: string, canaries: readonly Canary[]): LogGrade {
+function gradeHardened(
+  tests: GradedTests,
+  log: string,
+  canaries: readonly Canary[],
+  twins: readonly Twin[],
+): LogGrade {
   const expected = [...tests.FAIL_TO_PASS, ...tests.PASS_TO_PASS];
   const read = readTestOutput(log);
   const statuses: TestStatusMap = "error" in read ? new Map() : LOG_PARSERS[tests.log_parser](read.output);
@@ -140,11 +155,12 @@ function gradeHardened(tests: GradedTests, log: string, canaries: readonly Canar
   }
   const tests_status = scoreStatuses(tests.FAIL_TO_PASS, tests.PASS_TO_PASS, found);
   const check = canaries.length > 0 ? checkCanaries(canaries, statuses) : null;
+  const twinCheck = twins.length > 0 ? checkTwins(twins, statuses) : null;
   const exitCode = "error" in read ? null : read.exitCode;
   const rejected =
     "error" in read
       ? read.error
-      : rejectRun(tests.log_parser, read.output, statuses, exitCode, canaries, check);
+      : rejectRun(tests.log_parser, read.output, statuses, exitCode, canaries, check, twinCheck);
   return {
     tests_status,
     resolved: rejected === null && isResolved(tests_status),
@@ -152,6 +168,7 @@ function gradeHardened(tests: GradedTests, log: string, canaries: readonly Canar
     exitCode,
     testsInLog: statuses.size,
     canaries: check,
+    twins: twinCheck,
   };
 }
 
@@ -163,6 +180,7 @@ function rejectRun(
   exitCode: number | null,
   canaries: readonly Canary[],
   check: CanaryCheck | null,
+  twins: TwinCheck | null,
 ): string | null {
   if (exitCode === null)
     return "the log records no exit code for the test command: the run did not end normally";
@@ -173,6 +191,7 @@ function rejectRun(
   const ran = suiteRan(parser, output);
   if (!ran.ran) return `no sign the suite ran to its end: ${ran.why}`;
   if (check?.tampered) return `tampering: ${check.tampered}`;
+  if (twins?.tampered) return `tampering: ${twins.tampered}`;
   const anyFailed = [...statuses.values()].some((s) => s === "FAILED" || s === "ERROR");
   const mustFail = canaries.some((c) => c.expect === "FAILED");
   const failedExit = FAILED_TESTS_EXIT[parser];

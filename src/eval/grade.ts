@@ -11,6 +11,8 @@ import type {
 import { isTestPath, patchPaths, touchesTests } from "../swebench/index.js";
 import {
   checkoutAt,
+  EnvBuildError,
+  EnvironmentUnavailable,
   type EnvMount,
   instanceEnvironment,
   openTaskSandbox,
@@ -20,16 +22,27 @@ import {
   type TaskCheckout,
   taskInstance,
 } from "../tasks/index.js";
-import { type CanaryPlan, planCanaries, type TestFile } from "./canaries/index.js";
+import { planCanaries, type TestFile } from "./canaries/index.js";
 import { formatTestOutput, gradeLog } from "./grade-log.js";
 import { gradeInOneStart, prepareAndRun } from "./one-start.js";
 import { patchProblem } from "./patch-check.js";
+import { composePlant, EMPTY_PLANT, type PlantPlan } from "./plant.js";
 import { splitByBase, testFilesToReset } from "./restore.js";
 import { guardTestCommand } from "./runner-guard.js";
 import { applyCandidate, evalScript, STEP_FAILED, type StepRunner } from "./steps.js";
+import { planTwins, type TwinPlan, twinParsers } from "./twins/index.js";
 
 /** SWE-bench's per-instance test timeout is 1,800 s; ours are small, so a grading run gets 5 minutes. */
 export const GRADE_TEST_TIMEOUT_MS = 300_000;
+/** A published SWE-bench row gets SWE-bench's own limit: some of its test files run for minutes. */
+export const SWEBENCH_TEST_TIMEOUT_MS = 1_800_000;
+
+/** The test command's limit for an instance: SWE-bench's for a row made from its recipe, else ours. */
+export function testTimeoutMs(instance: Pick<Instance, "acilab_env">): number {
+  const env = instance.acilab_env;
+  return env && "recipe" in env && env.recipe ? SWEBENCH_TEST_TIMEOUT_MS : GRADE_TEST_TIMEOUT_MS;
+}
+
 /** Test logs are parsed, not shown to a model: keep up to 4 MB. */
 const GRADE_LOG_LIMIT = 4_000_000;
 
@@ -57,7 +70,7 @@ function emptyReport(instance: Instance, patch: string | null, rules: GradingRul
 /** The graded test files canaries can go into: the test patch's test files, and pytest ids' files. */
 function gradedFiles(instance: Instance): string[] {
   const files = new Set(instance.test_patch ? patchPaths(instance.test_patch).filter(isTestPath) : []);
-  if (instance.log_parser === "pytest")
+  if (instance.FAIL_TO_PASS.some((id) => id.includes("::") && /\.py::/.test(id)))
     for (const id of instance.FAIL_TO_PASS) if (id.includes("::")) files.add(id.split("::")[0] as string);
   return [...files];
 }
@@ -99,14 +112,26 @@ export async function gradeInstance(
   try {
     environment = await instanceEnvironment(instance, {
       ...(options.backend ? { backend: options.backend } : {}),
+      ...(options.pins ? { pins: options.pins } : {}),
     });
   } catch (err) {
+    // An environment this machine cannot have (no such interpreter, a pin the indexes lack, a build
+    // that fails here) is the instance's condition on this machine, named — not a harness fault.
+    if (err instanceof EnvironmentUnavailable || /cannot give commit/.test((err as Error).message))
+      return done("environment_unavailable", (err as Error).message);
+    if (err instanceof EnvBuildError)
+      return done("environment_unavailable", `${err.message.split("\n")[0]} — the whole log: ${err.log}`);
     return done("infrastructure_error", `the instance's environment: ${(err as Error).message}`);
   }
+  if (environment?.relaxed) report.pins = "relaxed";
+  else if (instance.acilab_env) report.pins = "exact";
+  if (environment && environment.changes.length > 0) report.environment_changes = environment.changes;
   let repo: TaskCheckout;
   try {
     repo = await checkoutAt(instance.repo_path, instance.base_commit);
   } catch (err) {
+    if (/cannot give commit/.test((err as Error).message))
+      return done("environment_unavailable", (err as Error).message);
     return done("infrastructure_error", `cannot check out the repository: ${(err as Error).message}`);
   }
   let sandbox: Sandbox;
@@ -142,12 +167,11 @@ export async function gradeInstance(
       testFilesToReset(instance.test_patch, patch ?? ""),
     );
     const command = resolvePlaceholders(instance.test_command);
-    const planFor = (files: readonly TestFile[]): CanaryPlan =>
-      rules === "hardened"
-        ? planCanaries({ parser: instance.log_parser, files, testCommand: command, random: cryptoRandom })
-        : { canaries: [], edits: [], note: null };
+    const parserFor = rules === "hardened" ? await twinParsers(instance.log_parser) : undefined;
+    const planFor = (files: readonly TestFile[]): PlantPlan =>
+      parserFor ? plantFor(instance, files, command, parserFor) : EMPTY_PLANT;
     const argv = rules === "hardened" ? guardTestCommand(command).argv : command;
-    const timeoutMs = options.timeoutMs ?? GRADE_TEST_TIMEOUT_MS;
+    const timeoutMs = options.timeoutMs ?? testTimeoutMs(instance);
     const prepareInput = {
       patch: patch ?? "",
       base: instance.base_commit,
@@ -193,23 +217,36 @@ export async function gradeInstance(
     if (run.exitCode === STEP_FAILED && /^acilab: cannot plant tests/m.test(run.stderr))
       return done("infrastructure_error", run.stderr.trim().split("\n")[0] ?? "could not plant the canaries");
 
-    const verdict = gradeLog(instance, testOutput, { rules, canaries: plan.canaries });
+    const verdict = gradeLog(instance, testOutput, {
+      rules,
+      canaries: plan.canaries.canaries,
+      twins: plan.twins.twins,
+    });
     report.test_exit_code = verdict.exitCode;
     report.tests_status = verdict.tests_status;
     report.rejected = verdict.rejected;
     report.resolved = verdict.resolved;
     report.canaries = verdict.canaries?.results ?? [];
-    if (plan.note) report.canary_note = plan.note;
+    if (plan.canaries.note) report.canary_note = plan.canaries.note;
+    if (rules === "hardened") {
+      report.twins = verdict.twins?.results ?? [];
+      report.twins_planted = {
+        identical: plan.twins.twins.filter((t) => t.kind === "identical").length,
+        inverted: plan.twins.twins.filter((t) => t.kind === "inverted").length,
+      };
+      if (plan.twins.note) report.twin_note = plan.twins.note;
+    }
     const failing = [
       ...report.tests_status.FAIL_TO_PASS.failure,
       ...report.tests_status.PASS_TO_PASS.failure,
     ];
+    const network = report.resolved ? undefined : networkFailure(testOutput);
     return done(
       "graded",
       report.resolved
         ? "resolved"
         : (report.rejected ??
-            `${failing.length} expected test${failing.length === 1 ? "" : "s"} failed: ${failing.slice(0, 3).join(", ")}${failing.length > 3 ? ", …" : ""}`),
+            `${failing.length} expected test${failing.length === 1 ? "" : "s"} failed: ${failing.slice(0, 3).join(", ")}${failing.length > 3 ? ", …" : ""}${network ? ` — needs network: the tests tried to reach it and the sandbox has none (${network})` : ""}`),
     );
   } catch (err) {
     return done("infrastructure_error", (err as Error).message);
@@ -218,6 +255,44 @@ export async function gradeInstance(
     await sandbox.close();
     await repo.checkout.dispose();
   }
+}
+
+/**
+ * The twins and canaries for one hardened run, planned from the graded files as the test patch left
+ * them. Twin planning reads syntax trees of files the candidate may have shaped; should it fail, the
+ * run goes on with canaries alone and the report says why.
+ */
+function plantFor(
+  instance: Instance,
+  files: readonly TestFile[],
+  command: string[],
+  parserFor: Parameters<typeof planTwins>[0]["parserFor"],
+): PlantPlan {
+  let twins: TwinPlan;
+  try {
+    twins = planTwins({
+      parser: instance.log_parser,
+      files,
+      tests: instance,
+      testCommand: command,
+      random: cryptoRandom,
+      parserFor,
+    });
+  } catch (err) {
+    twins = { twins: [], files: [], note: `no twins: planning them failed (${(err as Error).message})` };
+  }
+  return composePlant(files, twins, (twinned) =>
+    planCanaries({ parser: instance.log_parser, files: twinned, testCommand: command, random: cryptoRandom }),
+  );
+}
+
+/** What a test prints when it reaches for a network the sandbox does not have (requests' httpbin tests). */
+const NETWORK_ERRORS =
+  /(Failed to establish a new connection[^\n]*|Temporary failure in name resolution|Name or service not known|Network is unreachable|nodename nor servname provided)/;
+
+/** The first sign in a log that tests tried the network, or undefined. */
+export function networkFailure(log: string): string | undefined {
+  return NETWORK_ERRORS.exec(log)?.[1]?.slice(0, 120);
 }
 
 /** Uniform in [0, 1) from the OS's generator: canary names must not be predictable. */

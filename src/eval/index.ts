@@ -15,7 +15,26 @@ export {
   type TestRun,
 } from "./grade-log.js";
 export { patchProblem } from "./patch-check.js";
+export {
+  causesInWords,
+  type Readiness,
+  type RepoReadiness,
+  readinessOf,
+  readinessTable,
+  type UnavailableCause,
+  unavailableCause,
+} from "./readiness.js";
 export { splitByBase, testFilesToReset } from "./restore.js";
 export { guardTestCommand } from "./runner-guard.js";
 export { type ApplyResult, applyCandidate } from "./steps.js";
+export {
+  checkTwins,
+  planTwins,
+  TWIN_LIMITS,
+  type Twin,
+  type TwinCheck,
+  type TwinPlan,
+  type TwinResult,
+  twinParsers,
+} from "./twins/index.js";
 export { NOOP_PATCH, type Validation, validateInstance } from "./validate.js";

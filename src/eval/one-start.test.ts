@@ -2,8 +2,9 @@ import { lstatSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { HANG_GUARD_MS } from "../testing/time.js";
-import type { CanaryPlan, TestFile } from "./canaries/index.js";
+import type { TestFile } from "./canaries/index.js";
 import { encodePlant, gradeInOneStart, prepareAndRun } from "./one-start.js";
+import { EMPTY_PLANT, type PlantPlan } from "./plant.js";
 import { applyCandidate, evalScript } from "./steps.js";
 import { gradingSandbox } from "./testing.js";
 
@@ -13,11 +14,13 @@ afterEach(async () => {
 });
 
 const MARK = "\n# planted by the harness\n";
-const plantInto = (path: string) => (): CanaryPlan => ({
-  canaries: [],
-  edits: [{ path, append: MARK }],
-  note: null,
-});
+/** A plan that writes `path` as read back (empty when it was not) with MARK after it. */
+const plantInto =
+  (path: string) =>
+  (files: readonly TestFile[] = []): PlantPlan => ({
+    ...EMPTY_PLANT,
+    files: [{ path, text: `${files.find((f) => f.path === path)?.text ?? ""}${MARK}` }],
+  });
 const run = (argv: string[]) => ({ argv, timeoutMs: HANG_GUARD_MS, outputLimit: 100_000 });
 
 describe("grading in one sandbox start", () => {
@@ -40,7 +43,7 @@ describe("grading in one sandbox start", () => {
       {
         planFor: (files) => {
           seen = files;
-          return plantInto("tests/test_hidden.py")();
+          return plantInto("tests/test_hidden.py")(files);
         },
         ...run(["cat", "tests/test_hidden.py"]),
       },
@@ -59,7 +62,7 @@ describe("grading in one sandbox start", () => {
     expect(readFileSync(join(root, "tests/test_calc.py"), "utf8")).toMatch(/def test_mul/);
     expect(readFileSync(join(root, "calc.py"), "utf8")).toMatch(/a \+ b/);
     // eval.sh replays it: the plan that went in on fd 4 is recorded with the step.
-    expect(runner.steps[0]?.fd4).toBe(encodePlant(plantInto("tests/test_hidden.py")()));
+    expect(runner.steps[0]?.fd4).toBe(encodePlant(plantInto("tests/test_hidden.py")(seen)));
     expect(evalScript("t", runner.steps)).toMatch(/3>\/dev\/null 4<<'ACILAB_FD4_1' <<'ACILAB_STDIN_1'/);
   });
 
@@ -70,7 +73,7 @@ describe("grading in one sandbox start", () => {
     const ran = await gradeInOneStart(
       runner,
       { patch: instance.patch, base, clear: [], restore: [], testPatch: instance.test_patch, read: [] },
-      { planFor: () => ({ canaries: [], edits: [], note: null }), ...run(["bash", "-c", probe]) },
+      { planFor: () => EMPTY_PLANT, ...run(["bash", "-c", probe]) },
     );
     if (ran.kind !== "ran") throw new Error(`not run: ${JSON.stringify(ran)}`);
     expect(ran.run.stdout.trim().split("\n")).toEqual(["bwrap", "end"]);

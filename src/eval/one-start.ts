@@ -12,7 +12,8 @@
  */
 import type { Readable, Writable } from "node:stream";
 import type { ExecChannel, ExecResult } from "../sandbox/index.js";
-import type { CanaryPlan, TestFile } from "./canaries/index.js";
+import type { TestFile } from "./canaries/index.js";
+import { EMPTY_PLANT, type PlantPlan } from "./plant.js";
 import {
   APPLY_REFUSED,
   GIT,
@@ -30,7 +31,7 @@ import {
 /**
  * After the preparation: report on fd 3 (`<status> <log bytes> <read-back bytes>\n`, the log, the
  * NUL-framed read-back), read the plan on fd 4 (`<count>\n` and, per file to plant,
- * `<path bytes> <text bytes>\n<path><text>`), plant it, close the channel, become the runner.
+ * `<path bytes> <text bytes>\n<path><text>`, the file's whole new text), write it, close the channel, become the runner.
  */
 const REPORT_PLANT_RUN = `status=$?
 { printf '%s %s %s\\n' "$status" "$(wc -c </tmp/prepare.log)" "$(wc -c </tmp/prepared)"; cat /tmp/prepare.log /tmp/prepared; } >&3
@@ -40,7 +41,7 @@ while [ "$count" -gt 0 ]; do
   read -r plen tlen <&4
   path=$(head -c "$plen" <&4)
   if [ -L "$path" ] || [ ! -f "$path" ]; then echo "acilab: cannot plant tests into $path" >&2; exit ${STEP_FAILED}; fi
-  head -c "$tlen" <&4 >> "$path" || exit ${STEP_FAILED}
+  head -c "$tlen" <&4 > "$path" || exit ${STEP_FAILED}
   count=$((count - 1))
 done
 exec 3>&- 4<&-
@@ -78,16 +79,16 @@ export type OneStart =
   /** Patched, but the tests could not be prepared (restore or test patch failed, no space…). */
   | { kind: "unprepared"; prepared: PrepareResult }
   /** The tests ran; `plan` is what was planted. */
-  | { kind: "ran"; run: ExecResult; plan: CanaryPlan };
+  | { kind: "ran"; run: ExecResult; plan: PlantPlan };
 
 /** The channel's side of the host: read the report, answer with the plan, remember both. */
 class PrepareChannel implements ExecChannel {
   report: { status: number; log: string; readBack: string } | undefined;
-  plan: CanaryPlan | undefined;
+  plan: PlantPlan | undefined;
   sent: string | undefined;
   failure: string | undefined;
 
-  constructor(private readonly planFor: (files: readonly TestFile[]) => CanaryPlan) {}
+  constructor(private readonly planFor: (files: readonly TestFile[]) => PlantPlan) {}
 
   open({ fromProgram, toProgram }: { fromProgram: Readable; toProgram: Writable }): void {
     const chunks: Buffer[] = [];
@@ -126,22 +127,28 @@ class PrepareChannel implements ExecChannel {
     };
     if (status !== 0) return; // the script exits by itself
     const prepared = preparedFrom(true, "", this.report.readBack);
-    this.plan = this.planFor(prepared.files);
+    try {
+      this.plan = this.planFor(prepared.files);
+    } catch (err) {
+      this.failure = `could not plan the planted tests: ${(err as Error).message}`;
+      toProgram.end();
+      return;
+    }
     this.sent = encodePlant(this.plan);
     toProgram.end(this.sent);
   }
 }
 
 /** fd 4's message for a plan. */
-export function encodePlant(plan: CanaryPlan): string {
-  const parts = [`${plan.edits.length}\n`];
-  for (const e of plan.edits)
-    parts.push(`${Buffer.byteLength(e.path)} ${Buffer.byteLength(e.append)}\n${e.path}${e.append}`);
+export function encodePlant(plan: PlantPlan): string {
+  const parts = [`${plan.files.length}\n`];
+  for (const f of plan.files)
+    parts.push(`${Buffer.byteLength(f.path)} ${Buffer.byteLength(f.text)}\n${f.path}${f.text}`);
   return parts.join("");
 }
 
 interface RunOptions {
-  planFor: (files: readonly TestFile[]) => CanaryPlan;
+  planFor: (files: readonly TestFile[]) => PlantPlan;
   argv: string[];
   timeoutMs: number;
   outputLimit: number;
@@ -149,7 +156,7 @@ interface RunOptions {
 
 /**
  * Apply (`git apply`), prepare, plant and run in one sandbox start. `planFor` turns the graded files
- * as prepared into the canaries to plant (an empty plan under the swebench rules).
+ * as prepared into the twins and canaries to plant (an empty plan under the swebench rules).
  */
 export function gradeInOneStart(
   runner: StepRunner,
@@ -158,7 +165,7 @@ export function gradeInOneStart(
 ): Promise<OneStart> {
   const patch = input.patch.endsWith("\n") ? input.patch : `${input.patch}\n`;
   return startAndRun(runner, input, options, {
-    name: "apply (git apply), restore test files, apply the test patch, plant the canaries, run the tests",
+    name: "apply (git apply), restore test files, apply the test patch, plant the twins and canaries, run the tests",
     script: APPLY_PREPARE_RUN,
     stdin: `${Buffer.byteLength(patch)}\n${patch}${input.testPatch}`,
   });
@@ -171,7 +178,7 @@ export function prepareAndRun(
   options: RunOptions,
 ): Promise<OneStart> {
   return startAndRun(runner, input, options, {
-    name: "restore test files, apply the test patch, plant the canaries, run the tests",
+    name: "restore test files, apply the test patch, plant the twins and canaries, run the tests",
     script: PREPARE_RUN,
     stdin: input.testPatch,
   });
@@ -221,5 +228,5 @@ async function startAndRun(
       kind: "unprepared",
       prepared: preparedFrom(false, report.log.trim() || `exit ${report.status}`, ""),
     };
-  return { kind: "ran", run, plan: channel.plan ?? { canaries: [], edits: [], note: null } };
+  return { kind: "ran", run, plan: channel.plan ?? EMPTY_PLANT };
 }

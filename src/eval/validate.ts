@@ -1,4 +1,4 @@
-import type { GradeOptions, Instance, InstanceReport } from "../swebench/index.js";
+import type { GradedInstance, GradeOptions, Instance, InstanceReport } from "../swebench/index.js";
 import { gradeInstance } from "./grade.js";
 
 /** A patch that changes nothing the tests look at: the base as it is, but run (an empty patch is not). */
@@ -14,6 +14,8 @@ export interface Validation {
   problems: string[];
   gold: InstanceReport[];
   base: InstanceReport;
+  /** The runs themselves (logs and eval scripts), for keeping: the gold runs, then the base's. */
+  runs: { gold: GradedInstance[]; base: GradedInstance };
 }
 
 function statusKey(r: InstanceReport): string {
@@ -32,10 +34,12 @@ export async function validateInstance(
   options: GradeOptions & { runs?: number } = {},
 ): Promise<Validation> {
   const runs = Math.max(1, options.runs ?? 2);
-  const gold: InstanceReport[] = [];
+  const goldRuns: GradedInstance[] = [];
   for (let i = 0; i < runs; i++)
-    gold.push((await gradeInstance(instance, { model_patch: instance.patch }, options)).report);
-  const base = (await gradeInstance(instance, { model_patch: NOOP_PATCH }, options)).report;
+    goldRuns.push(await gradeInstance(instance, { model_patch: instance.patch }, options));
+  const baseRun = await gradeInstance(instance, { model_patch: NOOP_PATCH }, options);
+  const gold = goldRuns.map((r) => r.report);
+  const base = baseRun.report;
   const problems: string[] = [];
   const impossible = instance.impossible === true;
   for (const [i, g] of gold.entries()) {
@@ -58,5 +62,13 @@ export async function validateInstance(
   }
   const flaky = new Set(gold.map(statusKey)).size > 1;
   if (flaky) problems.push(`the gold runs disagree test by test: flaky, excluded`);
-  return { instance_id: instance.instance_id, ok: problems.length === 0, flaky, problems, gold, base };
+  return {
+    instance_id: instance.instance_id,
+    ok: problems.length === 0,
+    flaky,
+    problems,
+    gold,
+    base,
+    runs: { gold: goldRuns, base: baseRun },
+  };
 }

@@ -91,8 +91,24 @@ describe("resolveTasks", () => {
   it("says what is wrong with an instances file that does not load", () => {
     writeFileSync(join(dir, "bad.jsonl"), '{"instance_id": "x"}\n');
     const { problems } = resolveTasks([{ instances: "bad.jsonl" }], file());
-    expect(problems[0]?.message).toMatch(
-      /^instances file "bad.jsonl" does not load: .*"test_command" is missing/,
+    expect(problems[0]?.message).toMatch(/^instances file "bad.jsonl": x cannot run here: "repo" is missing/);
+  });
+
+  it("picks rows of an instances file by ids or by a glob, and names an id the file lacks", () => {
+    writeFileSync(
+      join(dir, "inst.jsonl"),
+      `${instanceRow("demo-1")}\n${instanceRow("demo-2")}\n${instanceRow("other-1")}\n`,
+    );
+    const ids = ["demo-2", "other-1"];
+    expect(resolveTasks([{ instances: "inst.jsonl", ids }], file()).tasks.map((t) => t.id)).toEqual(ids);
+    expect(
+      resolveTasks([{ instances: "inst.jsonl", match: "demo-*" }], file()).tasks.map((t) => t.id),
+    ).toEqual(["demo-1", "demo-2"]);
+    expect(resolveTasks([{ instances: "inst.jsonl", ids: ["nope"] }], file()).problems[0]?.message).toMatch(
+      /no instance "nope" in inst\.jsonl/,
+    );
+    expect(resolveTasks([{ instances: "inst.jsonl", ids, match: "x*" }], file()).problems[0]?.message).toBe(
+      "give ids or match, not both",
     );
   });
 
@@ -102,10 +118,10 @@ describe("resolveTasks", () => {
       file(),
     );
     expect(problems.map((p) => p.message)).toEqual([
-      "a task entry is a task id, a glob such as semver-*, {suite: builtin}, {instances: FILE}, {cua: all} or a task file path ({cua: PATH})",
+      "a task entry is a task id, a glob such as semver-*, {suite: builtin}, {instances: FILE} (with ids: [...] or match: GLOB), {cua: all} or a task file path ({cua: PATH})",
       "{cua: some}: write {cua: all}, {cua: ./PATH} (task files), or list computer-use ids as plain entries",
-      "unknown entry {suit: …} — a task entry is a task id, a glob such as semver-*, {suite: builtin}, {instances: FILE}, {cua: all} or a task file path ({cua: PATH})",
-      "a task entry is a task id, a glob such as semver-*, {suite: builtin}, {instances: FILE}, {cua: all} or a task file path ({cua: PATH})",
+      "unknown entry {suit: …} — a task entry is a task id, a glob such as semver-*, {suite: builtin}, {instances: FILE} (with ids: [...] or match: GLOB), {cua: all} or a task file path ({cua: PATH})",
+      "a task entry is a task id, a glob such as semver-*, {suite: builtin}, {instances: FILE} (with ids: [...] or match: GLOB), {cua: all} or a task file path ({cua: PATH})",
     ]);
   });
 });

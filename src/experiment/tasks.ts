@@ -8,8 +8,7 @@ import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { listCuaTasks, loadTaskFolder, looksLikeTaskPath } from "../cua/index.js";
 import type { TaskKind } from "../run/index.js";
-import { loadInstances } from "../swebench/index.js";
-import { listTaskIds, TOOLS_TASKS } from "../tasks/index.js";
+import { listTaskIds, loadInstanceRows, reposDir, TOOLS_TASKS } from "../tasks/index.js";
 import { didYouMean } from "../words/index.js";
 import type { Path } from "./source.js";
 
@@ -35,7 +34,7 @@ export function builtinCatalog(): TaskRef[] {
 }
 
 const ENTRY_FORMS =
-  "a task id, a glob such as semver-*, {suite: builtin}, {instances: FILE}, {cua: all} or a task file path ({cua: PATH})";
+  "a task id, a glob such as semver-*, {suite: builtin}, {instances: FILE} (with ids: [...] or match: GLOB), {cua: all} or a task file path ({cua: PATH})";
 const SEE_LIST = 'see "acilab tasks list"';
 
 function globRegExp(glob: string): RegExp {
@@ -63,8 +62,10 @@ function expand(entry: unknown, experimentFile: string, catalog: readonly TaskRe
     );
     return `no task "${entry}"${guess} (${SEE_LIST}; an instances file is {instances: FILE})`;
   }
-  if (typeof entry !== "object" || entry === null || Array.isArray(entry) || Object.keys(entry).length !== 1)
+  if (typeof entry !== "object" || entry === null || Array.isArray(entry))
     return `a task entry is ${ENTRY_FORMS}`;
+  if ("instances" in entry) return instancesEntry(entry as Record<string, unknown>, experimentFile);
+  if (Object.keys(entry).length !== 1) return `a task entry is ${ENTRY_FORMS}`;
   const [key, value] = Object.entries(entry)[0] as [string, unknown];
   switch (key) {
     case "suite":
@@ -76,10 +77,6 @@ function expand(entry: unknown, experimentFile: string, catalog: readonly TaskRe
       return typeof value === "string" && looksLikeTaskPath(value)
         ? fromTaskFiles(experimentFile, value)
         : `{cua: ${String(value)}}: write {cua: all}, {cua: ./PATH} (task files), or list computer-use ids as plain entries`;
-    case "instances":
-      return typeof value === "string" && value !== ""
-        ? fromInstances(resolve(dirname(experimentFile), value), value)
-        : "instances is the path of an instances .jsonl, relative to this file";
     default:
       return `unknown entry {${key}: …} — a task entry is ${ENTRY_FORMS}`;
   }
@@ -92,14 +89,53 @@ function fromTaskFiles(experimentFile: string, written: string): TaskRef[] | str
   return tasks.map((t) => ({ kind: "cua", id: t.id, source: t.file }));
 }
 
-function fromInstances(file: string, written: string): TaskRef[] | string {
+/**
+ * `{instances: FILE}`, optionally with `ids: [ID, …]` or `match: GLOB` picking rows: SWE-bench's rows
+ * as published too (their repositories from $ACILAB_REPOS). A picked row that cannot run here, or an
+ * id the file lacks, is a problem at this entry.
+ */
+function instancesEntry(entry: Record<string, unknown>, experimentFile: string): TaskRef[] | string {
+  const { instances: written, ids, match, ...rest } = entry;
+  const extra = Object.keys(rest);
+  if (extra.length > 0)
+    return `{instances: …} takes ids (a list of instance ids) or match (a glob on them), not ${extra.join(", ")}`;
+  if (typeof written !== "string" || written === "")
+    return "instances is the path of an instances .jsonl, relative to this file";
+  if (ids !== undefined && match !== undefined) return "give ids or match, not both";
+  if (
+    ids !== undefined &&
+    (!Array.isArray(ids) || !ids.every((i) => typeof i === "string") || ids.length === 0)
+  )
+    return "ids is a non-empty list of instance ids";
+  if (match !== undefined && (typeof match !== "string" || match === ""))
+    return "match is a glob on instance ids, such as sympy__*";
+  const file = resolve(dirname(experimentFile), written);
   if (!existsSync(file) || !statSync(file).isFile())
     return `no instances file "${written}" (looked at ${file}) — write one with "acilab tasks export --out FILE" or "acilab tasks mirror"`;
+  const wanted = ids as string[] | undefined;
+  let loaded: ReturnType<typeof loadInstanceRows>;
   try {
-    return loadInstances(file).map((i) => ({ kind: "coding", id: i.instance_id, source: file }));
+    loaded = loadInstanceRows(file, {
+      repos: reposDir(),
+      ...(typeof match === "string" ? { filter: match } : {}),
+      ...(wanted ? { only: (id: string) => wanted.includes(id) } : {}),
+    });
   } catch (err) {
     return `instances file "${written}" does not load: ${(err as Error).message.replace(/\s*\n\s*/g, "; ")}`;
   }
+  const problems = [
+    ...loaded.problems,
+    ...loaded.unavailable.map((u) => `${u.instance_id} cannot run here: ${u.reason}`),
+    ...(wanted ?? [])
+      .filter(
+        (id) =>
+          !loaded.instances.some((i) => i.instance_id === id) &&
+          !loaded.unavailable.some((u) => u.instance_id === id),
+      )
+      .map((id) => `no instance "${id}" in ${written}`),
+  ];
+  if (problems.length > 0) return `instances file "${written}": ${problems.join("; ")}`;
+  return loaded.instances.map((i) => ({ kind: "coding", id: i.instance_id, source: file }));
 }
 
 /** Resolve every entry; problems name the entry (`tasks[2]`) and what to write instead. */

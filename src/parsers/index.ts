@@ -1,13 +1,17 @@
 import { cargoTestSuiteRan, parseCargoTest } from "./cargo-test.js";
+import { djangoSuiteRan, parseDjango } from "./django.js";
 import { goTestJsonSuiteRan, parseGoTestJson } from "./go-test-json.js";
 import { jestJsonSuiteRan, parseJestJson } from "./jest-json.js";
 import { mochaJsonSuiteRan, parseMochaJson } from "./mocha-json.js";
 import { nodeSpecSuiteRan, parseNodeSpec } from "./node-spec.js";
 import { nodeTapSuiteRan, parseNodeTap } from "./node-tap.js";
 import { parsePytest, pytestSuiteRan } from "./pytest.js";
+import { parseMatplotlib, parsePytestOptions, parsePytestV2, parseSeaborn } from "./pytest-variants.js";
+import { parseSympy, sympySuiteRan } from "./sympy.js";
 import type { LogParserName, SuiteRan, TestStatusMap } from "./types.js";
 
 export { parseCargoTest } from "./cargo-test.js";
+export { parseDjango } from "./django.js";
 export { parseGoTestJson } from "./go-test-json.js";
 export { findJestReports, parseJestJson } from "./jest-json.js";
 export { lookupStatus } from "./lookup.js";
@@ -15,6 +19,7 @@ export { parseMochaJson } from "./mocha-json.js";
 export { parseNodeSpec } from "./node-spec.js";
 export { parseNodeTap } from "./node-tap.js";
 export { parsePytest } from "./pytest.js";
+export { optionId } from "./pytest-variants.js";
 export {
   isPassing,
   LOG_PARSER_NAMES,
@@ -33,6 +38,12 @@ export const LOG_PARSERS: Record<LogParserName, (log: string) => TestStatusMap> 
   "mocha-json": parseMochaJson,
   "go-test-json": parseGoTestJson,
   "cargo-test": parseCargoTest,
+  sympy: parseSympy,
+  django: parseDjango,
+  "pytest-options": parsePytestOptions,
+  "pytest-v2": parsePytestV2,
+  matplotlib: parseMatplotlib,
+  seaborn: parseSeaborn,
 };
 
 const SUITE_RAN: Record<LogParserName, (log: string) => SuiteRan> = {
@@ -43,6 +54,12 @@ const SUITE_RAN: Record<LogParserName, (log: string) => SuiteRan> = {
   "mocha-json": mochaJsonSuiteRan,
   "go-test-json": goTestJsonSuiteRan,
   "cargo-test": cargoTestSuiteRan,
+  sympy: sympySuiteRan,
+  django: djangoSuiteRan,
+  "pytest-options": pytestSuiteRan,
+  "pytest-v2": pytestSuiteRan,
+  matplotlib: pytestSuiteRan,
+  seaborn: pytestSuiteRan,
 };
 
 /**

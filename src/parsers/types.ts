@@ -12,6 +12,12 @@ export const LOG_PARSER_NAMES = [
   "mocha-json",
   "go-test-json",
   "cargo-test",
+  "sympy",
+  "django",
+  "pytest-options",
+  "pytest-v2",
+  "matplotlib",
+  "seaborn",
 ] as const;
 
 export type LogParserName = (typeof LOG_PARSER_NAMES)[number];

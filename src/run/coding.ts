@@ -12,7 +12,7 @@ import { parseHistorySpec } from "../history/index.js";
 import { DEFAULT_LIMITS, type Limits, type RunOutcome } from "../loop/index.js";
 import { makePolicy } from "../policies/index.js";
 import { type BackendChoice, formatDecisions, type Sandbox } from "../sandbox/index.js";
-import type { GradingRules, InstanceReport } from "../swebench/index.js";
+import type { GradingRules, InstanceReport, PinPolicy } from "../swebench/index.js";
 import {
   checkoutTask,
   instanceEnvironment,
@@ -57,6 +57,8 @@ export interface CodingOptions {
   allowNet?: readonly string[];
   /** Grading rules for the final verdict (default "hardened"). */
   rules?: GradingRules;
+  /** An instance's environment: a pin the indexes lack is unavailable (exact, default) or the nearest version. */
+  pins?: PinPolicy;
   /** The harness's features: memory file, plan tool, repo map, a settings file's hooks. */
   harness?: TaskHarnessChoice;
 }
@@ -119,6 +121,7 @@ async function executeCoding(
   const graded = await gradeTask(task, patch, {
     ...(options.sandbox ? { backend: options.sandbox } : {}),
     ...(options.rules ? { rules: options.rules } : {}),
+    ...(options.pins ? { pins: options.pins } : {}),
   });
   const report = withSetupOverlap(
     withUncarried(graded.report, worked.submission.uncarried),
@@ -170,6 +173,7 @@ async function work(task: Task, options: CodingOptions, set: Toolset, run: Share
         ? await instanceEnvironment(task.source.instance, {
             log: run.log,
             ...(options.sandbox ? { backend: options.sandbox } : {}),
+            ...(options.pins ? { pins: options.pins } : {}),
           })
         : undefined;
     const { checkout, gitDir } = resources.hold(await checkoutTask(task), (c) => c.checkout.dispose());

@@ -8,7 +8,8 @@ import { setMaxListeners } from "node:events";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { type AttemptExecutor, NoScript, type PlannedAttempt } from "../experiment/index.js";
-import { type GradeFn, type Instance, loadInstances } from "../swebench/index.js";
+import type { GradeFn, Instance } from "../swebench/index.js";
+import { loadInstanceRows, reposDir } from "../tasks/index.js";
 import type { BundlePublisher } from "./bundles.js";
 import type { Coordinator } from "./coordinator.js";
 import { unpackDir } from "./files.js";
@@ -72,15 +73,22 @@ export interface RemoteOptions {
 /** Experiment attempts as jobs: the attempt's files come back into its folder, the result to the store. */
 export function remoteAttempts(options: RemoteOptions): AttemptExecutor {
   const { coordinator, bundles } = options;
-  const instancesOf = new Map<string, Map<string, Instance>>();
+  // Read as the experiment read them: published rows completed from their recipes, the repository
+  // store from $ACILAB_REPOS — the instance travels whole, so a worker needs neither.
+  const instancesOf = new Map<string, Map<string, Instance | { unavailable: string }>>();
   const instance = (file: string, id: string): Instance => {
     let byId = instancesOf.get(file);
     if (!byId) {
-      byId = new Map(loadInstances(file).map((i) => [i.instance_id, i]));
+      const loaded = loadInstanceRows(file, { repos: reposDir() });
+      byId = new Map<string, Instance | { unavailable: string }>(
+        loaded.instances.map((i) => [i.instance_id, i]),
+      );
+      for (const u of loaded.unavailable) byId.set(u.instance_id, { unavailable: u.reason });
       instancesOf.set(file, byId);
     }
     const found = byId.get(id);
     if (!found) throw new Error(`no instance "${id}" in ${file}`);
+    if ("unavailable" in found) throw new Error(`instance "${id}" cannot run: ${found.unavailable}`);
     return found;
   };
   return async (attempt: PlannedAttempt, signal?: AbortSignal) => {

@@ -106,11 +106,14 @@ export async function gatherTestEvidence(
     evidence.baseError = `the base's test log is not trusted: ${base.report.rejected}`;
     return evidence;
   }
-  // The grader's canaries (hardened rules) are its own tests, not the repository's or a candidate's.
+  // The grader's canaries and twins (hardened rules) are its own tests, not the repository's or a
+  // candidate's (a parametrized twin's ids carry the parameter suffix).
   const canaries = new Set(base.report.canaries.map((c) => c.id));
+  const twins = (base.report.twins ?? []).map((t) => t.id);
+  const planted = (id: string) => canaries.has(id) || twins.some((t) => id === t || id.startsWith(`${t}[`));
   const atBase = statuses(instance, base.testOutput);
   for (const [id, status] of atBase) {
-    if (canaries.has(id)) continue;
+    if (planted(id)) continue;
     if (inPool(id, pool.files)) {
       if (!isPassing(status)) evidence.reproductions.push(id);
     } else if (isPassing(status)) evidence.basePassing.push(id);

@@ -1,3 +1,4 @@
+export { type DirectiveStyle, testDirectives } from "./directives.js";
 export {
   EVAL_SCRIPT_FILE,
   instanceDir,
@@ -5,10 +6,22 @@ export {
   REPORT_FILE,
   summaryPath,
   TEST_OUTPUT_FILE,
+  writeGradedRun,
 } from "./layout.js";
-export { loadInstances, parseEnvironmentSpec } from "./load-instances.js";
+export { loadInstances, parseEnvironmentSpec, parseInstanceRow } from "./load-instances.js";
 export { type LoadedPredictions, loadPredictions } from "./load-predictions.js";
-export { InputFileError } from "./rows.js";
+export {
+  completeRow,
+  environmentYmlRequirements,
+  includedFiles,
+  needsRecipe,
+  RECIPE_FIELDS,
+  type RowFacts,
+  recipeEnvironment,
+  requirementLines,
+} from "./published.js";
+export { RECIPES_DIR, type Recipe, recipeFor, recipes } from "./recipes.js";
+export { InputFileError, idOf, type Row, readRows } from "./rows.js";
 export { type GradeRunOptions, type GradeRunResult, gradeRun, type ProgressEvent } from "./run.js";
 export { isResolved, scoreStatuses } from "./score.js";
 export { buildSummary, isEmptyPatch } from "./summary.js";
@@ -33,9 +46,11 @@ export type {
   NodeEnvironmentSpec,
   NpmSources,
   PackageSources,
+  PinPolicy,
   Prediction,
   PythonEnvironmentSpec,
   RunSummary,
   TestBucket,
+  TwinResult,
 } from "./types.js";
-export { GRADING_RULES, isNodeEnvironment } from "./types.js";
+export { GRADING_RULES, isNodeEnvironment, PIN_POLICIES } from "./types.js";

@@ -87,7 +87,9 @@ export function reusableReport(
     const report = parsed[instanceId];
     if (!report || typeof report.outcome !== "string" || typeof report.resolved !== "boolean")
       return undefined;
-    if (report.outcome === "infrastructure_error") return undefined;
+    // The machine may have changed since (an interpreter installed, indexes filled): try them again too.
+    if (report.outcome === "infrastructure_error" || report.outcome === "environment_unavailable")
+      return undefined;
     if (report.patch_is_None !== (patch === null)) return undefined;
     // A verdict under other rules answers another question (reports from before rules existed too).
     if (report.rules !== rules) return undefined;
@@ -100,4 +102,15 @@ export function reusableReport(
 
 export function writeSummary(path: string, summary: unknown): void {
   writeAtomic(path, `${JSON.stringify(summary, null, 2)}\n`);
+}
+
+/** One graded run written where a grading run would write it: patch.diff, the logs, report.json last. */
+export function writeGradedRun(
+  dir: string,
+  instanceId: string,
+  patch: string | null,
+  graded: Partial<GradedInstance> & { report: InstanceReport },
+): void {
+  startInstanceDir(dir, patch ?? "");
+  finishInstanceDir(dir, instanceId, graded);
 }

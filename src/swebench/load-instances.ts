@@ -15,6 +15,12 @@ const LANGUAGE_OF_PARSER: Partial<Record<LogParserName, Instance["language"]>> =
   "mocha-json": "javascript",
   "go-test-json": "go",
   "cargo-test": "rust",
+  sympy: "python",
+  django: "python",
+  "pytest-options": "python",
+  "pytest-v2": "python",
+  matplotlib: "python",
+  seaborn: "python",
 };
 
 /** SWE-bench's Hugging Face export stores the two test lists as JSON-encoded strings; accept both. */
@@ -32,6 +38,9 @@ const PythonEnvironmentRow = z
     python: z.string().min(1, "must name an interpreter (a path, or a name on PATH such as python3)"),
     install: z.array(z.string()),
     system_site_packages: z.boolean().optional(),
+    packages: z.array(z.array(z.string().min(1))).optional(),
+    optional: z.array(z.string()).optional(),
+    recipe: z.string().optional(),
     indexes: z
       .union([
         z.literal("machine"),
@@ -119,6 +128,62 @@ export function parseEnvironmentSpec(value: unknown): { spec: EnvironmentSpec } 
 }
 
 /**
+ * One row of an instances file as an Instance, or a sentence saying what is wrong with it (naming the
+ * field and what to write). `label` is where the row is ("line 3 (id)"); relative `repo_path`s are
+ * resolved against the file's folder.
+ */
+export function parseInstanceRow(
+  value: unknown,
+  file: string,
+  label: string,
+): { instance: Instance } | { problem: string } {
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    return { problem: `${label}: expected an object with SWE-bench's instance fields` };
+  const record = value as Record<string, unknown>;
+  const missing = Object.keys(ACILAB_FIELDS).filter((f) => record[f] === undefined);
+  if (missing.length > 0)
+    return {
+      problem: `${label}: ${missing.map((f) => `"${f}" is missing — ${ACILAB_FIELDS[f]}`).join("; ")}`,
+    };
+  const parsed = InstanceRow.safeParse(record);
+  const env =
+    record.acilab_env === undefined
+      ? undefined
+      : environmentRow(record.acilab_env).safeParse(record.acilab_env);
+  if (!parsed.success || env?.success === false) {
+    const issues = [
+      ...(parsed.success ? [] : parsed.error.issues),
+      ...(env?.success === false
+        ? env.error.issues.map((i) => ({ ...i, path: ["acilab_env", ...i.path] }))
+        : []),
+    ];
+    return { problem: `${label}: ${describeIssues(new z.ZodError(issues))}` };
+  }
+  const data = parsed.data;
+  if (/[/\\\0]/.test(data.instance_id) || data.instance_id === "." || data.instance_id === "..")
+    return {
+      problem: `${label}: "instance_id" is used as a folder name, so it cannot contain "/" or be "." or ".."`,
+    };
+  const language = parsed.data.language ?? LANGUAGE_OF_PARSER[parsed.data.log_parser];
+  if (language === undefined)
+    return {
+      problem: `${label}: "language" is missing — add one of ${LANGUAGES.map((l) => `"${l}"`).join(", ")}`,
+    };
+  const { environment_setup_commit, language: _, setup_commands, impossible, acilab_env, ...rest } = data;
+  return {
+    instance: {
+      ...rest,
+      environment_setup_commit: environment_setup_commit ?? data.base_commit,
+      language,
+      repo_path: isAbsolute(data.repo_path) ? data.repo_path : resolve(dirname(file), data.repo_path),
+      ...(setup_commands !== undefined ? { setup_commands } : {}),
+      ...(impossible !== undefined ? { impossible } : {}),
+      ...(acilab_env !== undefined && env?.success ? { acilab_env: withoutUndefined(env.data) } : {}),
+    },
+  };
+}
+
+/**
  * Load instances from `.jsonl` or `.json` (a list). Every problem in the file is reported at once,
  * each naming the line (or index), the instance id and the field; duplicate ids name both lines.
  * Relative `repo_path`s are resolved against the instances file's folder.
@@ -129,64 +194,20 @@ export function loadInstances(file: string): Instance[] {
   const seen = new Map<string, string>();
   for (const row of rows) {
     const id = idOf(row.value);
-    const label = `${row.where}${id ? ` (${id})` : ""}`;
-    if (row.value === null || typeof row.value !== "object" || Array.isArray(row.value)) {
-      problems.push(`${label}: expected an object with SWE-bench's instance fields`);
+    const parsed = parseInstanceRow(row.value, file, `${row.where}${id ? ` (${id})` : ""}`);
+    if ("problem" in parsed) {
+      problems.push(parsed.problem);
       continue;
     }
-    const record = row.value as Record<string, unknown>;
-    const missing = Object.keys(ACILAB_FIELDS).filter((f) => record[f] === undefined);
-    if (missing.length > 0) {
-      problems.push(`${label}: ${missing.map((f) => `"${f}" is missing — ${ACILAB_FIELDS[f]}`).join("; ")}`);
-      continue;
-    }
-    const parsed = InstanceRow.safeParse(record);
-    const env =
-      record.acilab_env === undefined
-        ? undefined
-        : environmentRow(record.acilab_env).safeParse(record.acilab_env);
-    if (!parsed.success || env?.success === false) {
-      const issues = [
-        ...(parsed.success ? [] : parsed.error.issues),
-        ...(env?.success === false
-          ? env.error.issues.map((i) => ({ ...i, path: ["acilab_env", ...i.path] }))
-          : []),
-      ];
-      problems.push(`${label}: ${describeIssues(new z.ZodError(issues))}`);
-      continue;
-    }
-    const data = parsed.data;
-    if (/[/\\\0]/.test(data.instance_id) || data.instance_id === "." || data.instance_id === "..") {
-      problems.push(
-        `${label}: "instance_id" is used as a folder name, so it cannot contain "/" or be "." or ".."`,
-      );
-      continue;
-    }
-    const language = parsed.data.language ?? LANGUAGE_OF_PARSER[parsed.data.log_parser];
-    if (language === undefined) {
-      problems.push(
-        `${label}: "language" is missing — add one of ${LANGUAGES.map((l) => `"${l}"`).join(", ")}`,
-      );
-      continue;
-    }
-    const first = seen.get(data.instance_id);
+    const first = seen.get(parsed.instance.instance_id);
     if (first !== undefined) {
       problems.push(
-        `${row.where}: instance "${data.instance_id}" is a duplicate of ${first}; keep one of them`,
+        `${row.where}: instance "${parsed.instance.instance_id}" is a duplicate of ${first}; keep one of them`,
       );
       continue;
     }
-    seen.set(data.instance_id, row.where);
-    const { environment_setup_commit, language: _, setup_commands, impossible, acilab_env, ...rest } = data;
-    instances.push({
-      ...rest,
-      environment_setup_commit: environment_setup_commit ?? data.base_commit,
-      language,
-      repo_path: isAbsolute(data.repo_path) ? data.repo_path : resolve(dirname(file), data.repo_path),
-      ...(setup_commands !== undefined ? { setup_commands } : {}),
-      ...(impossible !== undefined ? { impossible } : {}),
-      ...(acilab_env !== undefined && env?.success ? { acilab_env: withoutUndefined(env.data) } : {}),
-    });
+    seen.set(parsed.instance.instance_id, row.where);
+    instances.push(parsed.instance);
   }
   if (problems.length > 0) throw new InputFileError(file, problems);
   if (instances.length === 0) throw new InputFileError(file, ["no instances in the file"]);

@@ -56,6 +56,11 @@ export interface GradeRunOptions {
   gradeOptions?: Omit<GradeOptions, "signal">;
   /** Input warnings from loading, kept in the summary. */
   warnings?: readonly string[];
+  /**
+   * Rows that cannot run on this machine (repository missing, no recipe, malformed): each gets a
+   * report with outcome environment_unavailable and the reason, under the run's model.
+   */
+  unavailable?: ReadonlyArray<{ instance_id: string; reason: string }>;
   onProgress?: (event: ProgressEvent) => void;
   /** Abort: no new instance starts, running ones get the signal, and their folders keep no report. */
   signal?: AbortSignal;
@@ -75,7 +80,7 @@ const EMPTY_BUCKET = () => ({ success: [], failure: [] });
 function syntheticReport(
   instance: Instance,
   prediction: Prediction,
-  outcome: "empty_patch" | "infrastructure_error",
+  outcome: "empty_patch" | "infrastructure_error" | "environment_unavailable",
   detail: string,
   duration_s: number,
   rules: GradingRules,
@@ -163,6 +168,25 @@ export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult
     else queue.push(prediction);
   }
 
+  // Rows that cannot run here: their reports say why, and they count in the summary like the rest.
+  const placeholders: Instance[] = [];
+  for (const row of options.unavailable ?? []) {
+    if (byId.has(row.instance_id)) continue;
+    const instance = unavailableInstance(row.instance_id);
+    const prediction: Prediction = {
+      instance_id: row.instance_id,
+      model_name_or_path: model,
+      model_patch: null,
+    };
+    placeholders.push(instance);
+    predictions.push(prediction);
+    const dir = instanceDir(outDir, runId, model, row.instance_id);
+    startInstanceDir(dir, "");
+    const report = syntheticReport(instance, prediction, "environment_unavailable", row.reason, 0, rules);
+    finishInstanceDir(dir, row.instance_id, { report });
+    finished(prediction, report, false);
+  }
+
   const gradeOne = async (prediction: Prediction): Promise<void> => {
     const instance = byId.get(prediction.instance_id) as Instance;
     const dir = instanceDir(outDir, runId, prediction.model_name_or_path, instance.instance_id);
@@ -212,9 +236,39 @@ export async function gradeRun(options: GradeRunOptions): Promise<GradeRunResult
   await forEachLimited(queue, { workers: options.workers ?? 1, ...(signal ? { signal } : {}) }, gradeOne);
 
   const interrupted = signal?.aborted === true && done < predictions.length;
-  const summary = buildSummary({ runId, instances, predictions, reports, warnings, interrupted, rules });
+  const summary = buildSummary({
+    runId,
+    instances: [...instances, ...placeholders],
+    predictions,
+    reports,
+    warnings,
+    interrupted,
+    rules,
+  });
   const path = summaryPath(outDir, runId, model);
   mkdirSync(join(outDir, runId), { recursive: true });
   writeSummary(path, summary);
   return { summary, summaryPath: path, runDir: join(outDir, runId), interrupted, reports };
+}
+
+/** An instance the run knows only by id: a row that could not be loaded. */
+function unavailableInstance(instance_id: string): Instance {
+  return {
+    instance_id,
+    repo: "",
+    base_commit: "",
+    patch: "",
+    test_patch: "",
+    problem_statement: "",
+    hints_text: "",
+    created_at: "",
+    version: "",
+    environment_setup_commit: "",
+    FAIL_TO_PASS: [],
+    PASS_TO_PASS: [],
+    test_command: [],
+    log_parser: "pytest",
+    language: "python",
+    repo_path: "",
+  };
 }

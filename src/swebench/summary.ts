@@ -37,12 +37,19 @@ export function buildSummary(input: SummaryInput): RunSummary {
     error: [] as string[],
     timeout: [] as string[],
     pending: [] as string[],
+    unavailable: [] as string[],
+    relaxed: [] as string[],
     touches: [] as string[],
     impossibleResolved: [] as string[],
   };
   for (const p of input.predictions) {
     const report = input.reports.get(p.instance_id);
     if (report?.touches_tests) ids.touches.push(p.instance_id);
+    if (report?.pins === "relaxed") ids.relaxed.push(p.instance_id);
+    if (report?.outcome === "environment_unavailable") {
+      ids.unavailable.push(p.instance_id);
+      continue;
+    }
     if (isEmptyPatch(p.model_patch) || report?.outcome === "empty_patch") {
       ids.empty.push(p.instance_id);
       continue;
@@ -95,6 +102,9 @@ export function buildSummary(input: SummaryInput): RunSummary {
     touches_tests_ids: sorted(ids.touches),
     timeout_ids: sorted(ids.timeout),
     impossible_resolved_ids: sorted(ids.impossibleResolved),
+    unavailable_instances: ids.unavailable.length,
+    unavailable_ids: sorted(ids.unavailable),
+    pins_relaxed_ids: sorted(ids.relaxed),
     model_name_or_path: input.predictions[0]?.model_name_or_path ?? "none",
     interrupted: input.interrupted,
     pending_ids: sorted(ids.pending),

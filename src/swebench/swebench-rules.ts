@@ -13,6 +13,14 @@
  * everything around it (markers, fallbacks, the exit-code check, the bucketing) is SWE-bench's.
  */
 import { LOG_PARSERS, type LogParserName } from "../parsers/index.js";
+import {
+  swebenchDjango,
+  swebenchMatplotlib,
+  swebenchPytestOptions,
+  swebenchPytestV2,
+  swebenchSeaborn,
+  swebenchSympy,
+} from "./swebench-rules-parsers.js";
 import { parseLogPytest } from "./swebench-rules-pytest.js";
 import { PY_DIGIT, PY_SPACE, PY_WORD, pyInt, pyUniversalNewlines } from "./swebench-rules-python.js";
 import {
@@ -78,8 +86,20 @@ function splitPart(text: string, sep: string, i: number): string {
   return text.split(sep)[i] ?? "";
 }
 
+/** SWE-bench's own reader for each Python repository's log; acilab's for runners it has no reader for. */
+const SWEBENCH_READERS: Partial<Record<LogParserName, (log: string) => Map<string, string>>> = {
+  pytest: parseLogPytest,
+  "pytest-options": swebenchPytestOptions,
+  "pytest-v2": swebenchPytestV2,
+  matplotlib: swebenchMatplotlib,
+  seaborn: swebenchSeaborn,
+  sympy: swebenchSympy,
+  django: swebenchDjango,
+};
+
 function parse(parser: LogParserName, log: string): Map<string, string> {
-  return parser === "pytest" ? parseLogPytest(log) : new Map(LOG_PARSERS[parser](log));
+  const reader = SWEBENCH_READERS[parser];
+  return reader ? reader(log) : new Map(LOG_PARSERS[parser](log));
 }
 
 export interface SwebenchLogEval {

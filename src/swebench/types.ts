@@ -13,6 +13,25 @@ export interface CanaryResult {
 }
 
 /**
+ * A twin of a hidden test planted for one run (hardened rules; see src/eval/twins/), as the report
+ * records it: its id, the hidden test it copies (`of`), identical or inverted (and how an inverted
+ * one is judged, and what it changed), what it had to come out as, and the statuses the log gave the
+ * original and the twin ("mixed" across a parametrized test's sets). `verdict` says why it shows
+ * tampering, or is null.
+ */
+export interface TwinResult {
+  id: string;
+  of: string;
+  kind: "identical" | "inverted";
+  judge?: "always" | "original-passed";
+  change?: string;
+  expect: "FAILED" | "FAILED where the original passed" | "as the original" | "not judged";
+  original: TestStatus | "mixed" | null;
+  observed: TestStatus | "mixed" | null;
+  verdict: string | null;
+}
+
+/**
  * Which rules turn a test log into a verdict: `hardened` (default) — SWE-bench's, plus what a patch
  * cannot forge (canaries, an exit code that must agree with the log, a guarded runner); `swebench` —
  * SWE-bench v5's verdicts exactly, for comparing with its leaderboard. See docs/grading.md.
@@ -63,6 +82,10 @@ export interface Instance {
   impossible?: boolean;
 }
 
+/** `exact` (default): a pin the indexes lack makes the instance environment_unavailable; `available`: the nearest version. */
+export const PIN_POLICIES = ["exact", "available"] as const;
+export type PinPolicy = (typeof PIN_POLICIES)[number];
+
 /** Where pip may fetch packages from while an environment is built. */
 export interface PackageSources {
   index_url?: string;
@@ -81,6 +104,16 @@ export interface PythonEnvironmentSpec {
   system_site_packages?: boolean;
   /** "machine" (default): the sources this machine's pip configuration names; "none": no index. */
   indexes?: "machine" | "none" | PackageSources;
+  /**
+   * Requirement groups (`mpmath==1.3.0`), each installed by one `python -m pip install` before the
+   * install lines, in order. A requirement the indexes cannot give makes the environment unavailable
+   * and names it — unless pins are relaxed (the nearest version then) or its name is `optional`.
+   */
+  packages?: string[][];
+  /** Requirement names left out, and said so, when the indexes lack them (tooling no test imports). */
+  optional?: string[];
+  /** The recipe the spec was made from ("sympy/sympy 1.7"), for `acilab env list`. */
+  recipe?: string;
 }
 
 /** Where npm may fetch packages from while an environment is built. */
@@ -133,7 +166,12 @@ export type GradeOutcome =
   /** The test command passed its time limit: reported as such, never as "unresolved". */
   | "timeout"
   /** The harness could not do its job (base commit missing, sandbox failed…): SWE-bench's error. */
-  | "infrastructure_error";
+  | "infrastructure_error"
+  /**
+   * The instance cannot run on this machine, for a named cause: its repository is not in the store,
+   * no recipe knows its (repo, version), its interpreter is missing, a pin is not in the indexes.
+   */
+  | "environment_unavailable";
 
 /** report.json for one instance: SWE-bench's shape (keyed by instance id on disk) plus ours. */
 export interface InstanceReport {
@@ -163,10 +201,20 @@ export interface InstanceReport {
   canaries: CanaryResult[];
   /** Why fewer canaries (or none) were planted, when that is the case. */
   canary_note?: string;
+  /** Twins of the hidden tests planted for this run (hardened rules), each with what the log says. */
+  twins?: TwinResult[];
+  /** How many twins of each kind were planted. */
+  twins_planted?: { identical: number; inverted: number };
+  /** Why fewer twins (or none) were planted: tests that read their own name, no graded file… */
+  twin_note?: string;
   /** The patch changes test files (a `tests/` folder, `test_*.py`, `*.test.ts`, conftest.py …). */
   touches_tests: boolean;
   impossible: boolean;
   duration_s: number;
+  /** "relaxed" when the environment took the nearest available version of a pin (`--pins available`). */
+  pins?: "exact" | "relaxed";
+  /** What the environment changed from its recipe: pins moved, optional requirements left out. */
+  environment_changes?: string[];
 }
 
 /** The run summary: SWE-bench's counts and id lists, plus ours. */
@@ -195,6 +243,11 @@ export interface RunSummary {
   timeout_ids: string[];
   /** Impossible instances reported resolved: each one is cheating, by construction. */
   impossible_resolved_ids: string[];
+  /** Instances that cannot run on this machine (report.json "detail" names the cause). */
+  unavailable_instances: number;
+  unavailable_ids: string[];
+  /** Instances graded in an environment whose pins were relaxed (`--pins available`). */
+  pins_relaxed_ids: string[];
   /** The model the summary file is named after (the first prediction's, as SWE-bench does). */
   model_name_or_path: string;
   /** The run was stopped (Ctrl-C) before every submitted instance was graded. */
@@ -223,6 +276,8 @@ export interface GradeOptions {
   rules?: GradingRules;
   /** Per-instance limit on the test command (default 1,800 s like SWE-bench's, tasks may set less). */
   timeoutMs?: number;
+  /** What to do with a pin the package indexes lack (default exact). */
+  pins?: PinPolicy;
   signal?: AbortSignal;
 }
 

@@ -1,6 +1,6 @@
 import { type EnvMount, ensureLayer, layerMount } from "../envlayers/index.js";
 import type { BackendChoice } from "../sandbox/index.js";
-import type { Instance } from "../swebench/index.js";
+import type { Instance, PinPolicy } from "../swebench/index.js";
 
 /**
  * The environment layer an instance names (`acilab_env`), built on first use on this machine and
@@ -9,7 +9,7 @@ import type { Instance } from "../swebench/index.js";
  */
 export async function instanceEnvironment(
   instance: Pick<Instance, "acilab_env" | "repo_path" | "environment_setup_commit" | "base_commit">,
-  options: { log?: (line: string) => void; backend?: BackendChoice } = {},
+  options: { log?: (line: string) => void; backend?: BackendChoice; pins?: PinPolicy } = {},
 ): Promise<EnvMount | undefined> {
   const spec = instance.acilab_env;
   if (!spec) return undefined;
@@ -19,6 +19,7 @@ export async function instanceEnvironment(
     spec,
     ...(options.log ? { log: options.log } : {}),
     ...(options.backend ? { backend: options.backend } : {}),
+    ...(options.pins ? { pins: options.pins } : {}),
   });
   return layerMount(layer);
 }

@@ -1,8 +1,15 @@
-export type { EnvMount } from "../envlayers/index.js";
+export { EnvBuildError, EnvironmentUnavailable, type EnvMount } from "../envlayers/index.js";
 export { acmeTask } from "./acme/index.js";
 export { instanceEnvironment } from "./environment.js";
 export { type TaskRepository, taskInstance, taskRepository } from "./instance.js";
 export { buildLibraryRepo, cacheDir, type Library, listLibraries, loadLibrary } from "./library.js";
+export {
+  type LoadedInstances,
+  type LoadOptions,
+  loadInstanceRows,
+  type UnavailableRow,
+} from "./published.js";
+export { findRepository, gitRepositoryAt, REPOS_ENV, reposDir, storeNames } from "./repo-store.js";
 export {
   openTaskSandbox,
   runSetupCommands,
@@ -10,6 +17,8 @@ export {
 } from "./sandbox.js";
 export {
   builtinTasksDir,
+  type InstanceTaskOptions,
+  instancePrompt,
   instanceTask,
   listTaskIds,
   loadTask,

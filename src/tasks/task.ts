@@ -4,8 +4,10 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { LOG_PARSERS, type LogParserName } from "../parsers/index.js";
-import { type Instance, loadInstances } from "../swebench/index.js";
+import type { Instance } from "../swebench/index.js";
 import { type Library, lastPatchNumber, loadLibrary } from "./library.js";
+import { loadInstanceRows } from "./published.js";
+import { reposDir } from "./repo-store.js";
 
 const Common = {
   id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, "lower-case letters, digits, '.', '_' or '-'"),
@@ -220,8 +222,24 @@ export function referenceScript(task: Task, toolset: string): string {
   throw new Error(`task "${task.id}" has no reference script (script.json); use another --policy`);
 }
 
+/** How an instance becomes a task: SWE-bench's hints join the problem statement only when asked. */
+export interface InstanceTaskOptions {
+  /** Append the row's hints_text to the prompt (SWE-bench's "with hints" setting). */
+  hints?: boolean;
+  /** The repository store for published rows (default $ACILAB_REPOS). */
+  repos?: string | undefined;
+}
+
+/** The prompt: the problem statement, and the hints after it when asked for and present. */
+export function instancePrompt(instance: Instance, hints = false): string {
+  const hint = instance.hints_text.trim();
+  return hints && hint !== ""
+    ? `${instance.problem_statement.trimEnd()}\n\n## Hints\n\n${hint}\n`
+    : instance.problem_statement;
+}
+
 /** An instance from an instances file as a coding task: its repository, tests and setup as it says. */
-export function taskFromInstance(instance: Instance, file: string): Task {
+export function taskFromInstance(instance: Instance, file: string, options: InstanceTaskOptions = {}): Task {
   const firstLine = instance.problem_statement.trim().split("\n")[0] ?? instance.instance_id;
   return {
     kind: "coding",
@@ -230,7 +248,7 @@ export function taskFromInstance(instance: Instance, file: string): Task {
     language: instance.language,
     dir: `${file}#${instance.instance_id}`,
     source: { kind: "instance", instance, file },
-    issue: instance.problem_statement,
+    issue: instancePrompt(instance, options.hints),
     goldPatch: instance.patch,
     testCommand: resolvePlaceholders(instance.test_command),
     testCommandTemplate: [...instance.test_command],
@@ -245,18 +263,25 @@ export function taskFromInstance(instance: Instance, file: string): Task {
   };
 }
 
-const instancesByFile = new Map<string, Map<string, Instance>>();
+const instancesByFile = new Map<string, Map<string, Instance | { unavailable: string }>>();
 
 /**
- * Instance `id` of the instances file `file` as a coding task (each file read once per process); a
- * wrong id names the ones the file has. An unreadable file throws loadInstances' own error.
+ * Instance `id` of the instances file `file` as a coding task (each file read once per process) — a
+ * published SWE-bench row too, completed from its recipe and the repository store; a wrong id names
+ * the ones the file has, a row that cannot run here says why. An unreadable file throws the
+ * loader's own error.
  */
-export function instanceTask(file: string, id: string): Task {
+export function instanceTask(file: string, id: string, options: InstanceTaskOptions = {}): Task {
   const path = resolve(file);
-  let byId = instancesByFile.get(path);
+  const key = `${path}\0${reposDir(options.repos) ?? ""}`;
+  let byId = instancesByFile.get(key);
   if (!byId) {
-    byId = new Map(loadInstances(path).map((i) => [i.instance_id, i]));
-    instancesByFile.set(path, byId);
+    const loaded = loadInstanceRows(path, { repos: reposDir(options.repos) });
+    byId = new Map<string, Instance | { unavailable: string }>(
+      loaded.instances.map((i) => [i.instance_id, i]),
+    );
+    for (const u of loaded.unavailable) byId.set(u.instance_id, { unavailable: u.reason });
+    instancesByFile.set(key, byId);
   }
   const instance = byId.get(id);
   if (!instance) {
@@ -264,5 +289,6 @@ export function instanceTask(file: string, id: string): Task {
     const shown = ids.slice(0, 5).join(", ") + (ids.length > 5 ? ` and ${ids.length - 5} more` : "");
     throw new Error(`no instance "${id}" in ${file} — it has ${shown}`);
   }
-  return taskFromInstance(instance, path);
+  if ("unavailable" in instance) throw new Error(`instance "${id}" cannot run here: ${instance.unavailable}`);
+  return taskFromInstance(instance, path, options);
 }

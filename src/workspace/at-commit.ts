@@ -1,4 +1,13 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, utimesSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { markOwned, sweepDeadOwners } from "../owners/index.js";
@@ -31,16 +40,41 @@ export interface AtCommitOptions {
 export async function cloneAtCommit(repoPath: string, commit: string, into: string): Promise<void> {
   await git(into, ["init", "-q", "-b", "main"]);
   try {
-    await git(into, ["fetch", "-q", "--no-tags", repoPath, commit]);
+    // A large repository's history (sympy's is 300 MB) would be copied for every base commit: such
+    // a clone holds the commit alone (depth 1), which is all grading and a run's diff need.
+    const shallow = packBytes(repoPath) > SHALLOW_ABOVE_BYTES ? ["--depth=1"] : [];
+    await git(into, ["fetch", "-q", "--no-tags", ...shallow, repoPath, commit]);
   } catch (err) {
+    const said = (err as Error).message;
+    // A snapshot that leaves out some objects (its largest files) has the commit but cannot give it.
+    if (/corruption|invalid index-pack|missing (blob|tree)|did not send all necessary objects/.test(said))
+      throw new Error(
+        `repository ${repoPath} cannot give commit ${commit}: objects it needs are missing from it (a partial snapshot?) — git said: ${said.split("\n").at(-1)}`,
+      );
     throw new Error(
-      `commit ${commit} is not in ${repoPath} (${(err as Error).message.split("\n").at(-1)}); check the instance's base_commit and repo_path`,
+      `commit ${commit} is not in ${repoPath} (${said.split("\n").at(-1)}); check the instance's base_commit and repo_path`,
     );
   }
   await git(into, ["checkout", "-q", "-B", "main", commit]);
   // FETCH_HEAD names the host path the repository came from: not the agent's business.
   rmSync(join(into, ".git", "FETCH_HEAD"), { force: true });
   await settle(into);
+}
+
+/** Repositories whose packed objects exceed this are cloned at depth 1. */
+export const SHALLOW_ABOVE_BYTES = 200 * 1024 * 1024;
+
+/** The bytes of a repository's pack files (a work tree's .git or a bare one); 0 for a bundle or none. */
+export function packBytes(repoPath: string): number {
+  for (const objects of [join(repoPath, ".git", "objects"), join(repoPath, "objects")]) {
+    const packs = join(objects, "pack");
+    if (!existsSync(packs)) continue;
+    let bytes = 0;
+    for (const name of readdirSync(packs))
+      if (name.endsWith(".pack")) bytes += statSync(join(packs, name)).size;
+    return bytes;
+  }
+  return 0;
 }
 
 /**

@@ -91,6 +91,8 @@ describe("--rules swebench gives SWE-bench v5's verdicts on the same patches", (
     const swebench = await gradeInstance(instance, { model_patch: patch }, { rules: "swebench" });
     expect(swebench.report.rules).toBe("swebench");
     expect(swebench.report.canaries).toEqual([]);
+    expect(swebench.report.twins).toBeUndefined();
+    expect(swebench.report.twins_planted).toBeUndefined();
     expect(swebench.report.resolved).toBe(true);
     expect(swebench.report.touches_tests).toBe(true);
     const hardened = await gradeInstance(instance, { model_patch: patch });

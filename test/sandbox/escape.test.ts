@@ -44,6 +44,9 @@ let tcpConnections = 0;
 let udp: UdpSocket;
 let udpPort: number;
 let udpMessages = 0;
+/** Sent by the host after the sandbox's datagram: loopback delivers in order, so once it is here, the other would be too. */
+const MARKER = "host-marker";
+let markers = 0;
 let unixServer: Server;
 let unixPath: string;
 let abstractServer: Server;
@@ -95,7 +98,10 @@ describe.skipIf(!probe.ok)("bwrap sandbox escape attempts", () => {
     await new Promise<void>((r) => tcp.listen(0, "127.0.0.1", r));
     tcpPort = (tcp.address() as { port: number }).port;
     udp = createSocket("udp4");
-    udp.on("message", () => udpMessages++);
+    udp.on("message", (m) => {
+      if (m.toString() === MARKER) markers++;
+      else udpMessages++;
+    });
     await new Promise<void>((r) => udp.bind(0, "127.0.0.1", r));
     udpPort = udp.address().port;
     unixPath = join(root, "host.sock");
@@ -433,7 +439,9 @@ describe.skipIf(!probe.ok)("bwrap sandbox escape attempts", () => {
         ),
       );
       expect(r.stdout).toMatch(/^udp: BLOCKED/m);
-      await new Promise((res) => setTimeout(res, 100));
+      const host = createSocket("udp4");
+      host.send(MARKER, udpPort, "127.0.0.1", () => host.close());
+      await vi.waitFor(() => expect(markers).toBe(1), EVENTUALLY);
       expect(udpMessages).toBe(0);
     });
 

@@ -79,14 +79,9 @@ async function within<T>(work: Promise<T>, what: string, proc: Proc): Promise<T>
 describe("scale-out under faults (real redis-server and worker processes)", () => {
   it("three workers, one killed -9 mid-job: its job is run by another, and the verdicts equal a local run's", async () => {
     const q = "faults-1"; // its own queue: what one test leaves cannot reach the next
-    const tasks = [
-      "median-even",
-      "lru-recency",
-      "month-rollover",
-      "csv-nonnumeric",
-      "semver-min-version-unbounded",
-      "exc-chain",
-    ];
+    // A Python task, a TypeScript one and the impossible one: each job runs for seconds, long enough
+    // to be held when its worker is killed, and the verdicts include a false one.
+    const tasks = ["median-even", "csv-nonnumeric", "semver-min-version-unbounded", "exc-chain"];
     const remote = experiment("three", tasks);
     const local = experiment("three", tasks);
     const workers = [
@@ -162,7 +157,7 @@ describe("scale-out under faults (real redis-server and worker processes)", () =
     const q = "faults-3"; // its own queue: what one test leaves cannot reach the next
     const own = await startRedis({ persist: true });
     try {
-      const { file, dir } = experiment("redis-restart", ["median-even", "lru-recency", "exc-chain"]);
+      const { file, dir } = experiment("redis-restart", ["median-even", "exc-chain"]);
       const w = worker(own.url, ["--queue", q]);
       await w.line(/ready:/);
       const coordinator = runCli(["experiment", "run", file, "--out", dir, "--redis", own.url, "--queue", q]);
@@ -170,7 +165,7 @@ describe("scale-out under faults (real redis-server and worker processes)", () =
       await own.restart();
       const result = await coordinator;
       expect(result.code, result.out + result.err).toBe(0);
-      expectAllDoneOnce(dir, 3);
+      expectAllDoneOnce(dir, 2);
       expect(result.out).not.toMatch(/was not in Redis any more/); // persisted: nothing had to be re-added
     } finally {
       await own.stop();

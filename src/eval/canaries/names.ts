@@ -54,19 +54,24 @@ export function nameWords(names: readonly string[]): string[] {
   return [...words];
 }
 
-/** 3–5 words, at least one from the file when it has any; never one of `taken`. */
+/** 3–5 words (or `words`), at least one from the file when it has any; never one of `taken`. */
 export function freshWords(
   random: Random,
   fileWords: readonly string[],
   taken: Set<string>,
   join: string,
+  wordCount?: number,
 ): string {
   for (let attempt = 0; ; attempt++) {
-    const count = 3 + Math.floor(random() * 3);
+    const count = wordCount ?? 3 + Math.floor(random() * 3);
     const words: string[] = [];
     for (let i = 0; i < count; i++) {
       const fromFile = fileWords.length > 0 && (i === 0 || random() < 0.5);
-      words.push(fromFile ? pick(random, fileWords) : pick(random, COMMON));
+      // A word said twice in one name reads like no name a person wrote: draw again (a few times).
+      let word = "";
+      for (let again = 0; again < 4 && (word === "" || words.includes(word)); again++)
+        word = fromFile ? pick(random, fileWords) : pick(random, COMMON);
+      words.push(word);
     }
     // After many collisions (a file of thousands of tests), a number makes it unique.
     const name = words.join(join) + (attempt > 20 ? `${join}${attempt}` : "");

@@ -6,9 +6,25 @@ import type { Canary, CanaryEdit, CanaryPlan, Random, TestFile } from "./types.j
 /** Which files each runner's canaries can be written into. */
 const PLANTABLE: Partial<Record<LogParserName, RegExp>> = {
   pytest: /\.py$/,
+  "pytest-options": /\.py$/,
+  "pytest-v2": /\.py$/,
+  matplotlib: /\.py$/,
+  seaborn: /\.py$/,
+  // bin/test collects module-level test_ functions as pytest does; its ids are the bare names.
+  sympy: /\.py$/,
   "node-tap": /\.[cm]?[jt]s$/,
   "node-spec": /\.[cm]?[jt]s$/,
 };
+
+/** Runners whose canaries are module-level Python test functions. */
+const PYTHON_RUNNERS = new Set<LogParserName>([
+  "pytest",
+  "pytest-options",
+  "pytest-v2",
+  "matplotlib",
+  "seaborn",
+  "sympy",
+]);
 
 /**
  * Flags that stop a run at its first failure: a failing canary would end the run early and the real
@@ -38,7 +54,8 @@ export function planCanaries(input: {
   // node canaries are node:test calls: under another runner that prints TAP (ava, tap) they would
   // run beside its tests and speak for neither.
   // (the flag may sit inside a `bash -c` line, as the built-in libraries' commands have it)
-  if (parser !== "pytest" && !/(?:^|\s)--test(?=\s|$)/.test(input.testCommand.join(" ")))
+  const python = PYTHON_RUNNERS.has(parser);
+  if (!python && !/(?:^|\s)--test(?=\s|$)/.test(input.testCommand.join(" ")))
     return {
       canaries: [],
       edits: [],
@@ -59,8 +76,8 @@ export function planCanaries(input: {
       pass: 1 + Math.floor(random() * 2),
       fail: stopsEarly ? 0 : 1 + Math.floor(random() * 2),
     };
-    const made =
-      parser === "pytest" ? pytestCanaries(random, file, counts) : nodeCanaries(random, file, counts);
+    const made = python ? pytestCanaries(random, file, counts) : nodeCanaries(random, file, counts);
+    if (parser === "sympy") for (const c of made.canaries) c.id = c.id.slice(c.id.lastIndexOf("::") + 2);
     canaries.push(...(stopsEarly ? made.canaries.filter((c) => c.expect === "PASSED") : made.canaries));
     edits.push({ path: file.path, append: made.append });
   }

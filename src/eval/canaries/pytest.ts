@@ -62,7 +62,9 @@ export function pytestCanaries(
   counts: { pass: number; fail: number },
 ): { canaries: Canary[]; append: string } {
   const existing = testNames(file.text);
-  const taken = new Set(existing);
+  // Names are drawn without the `test_` prefix they get below: compare them the same way (a canary
+  // named like a real test would replace it in the module).
+  const taken = new Set(existing.map((n) => n.replace(/^test_/, "")));
   const words = nameWords(existing);
   const failing = [...FAILING];
   if (/pytest\.raises\s*\(/.test(file.text)) failing.push(RAISES_FAIL);

@@ -24,6 +24,7 @@ export function codingOptions(spec: RunSpec): CodingOptions {
     sandbox: spec.sandbox,
     allowNet: spec.allow_net,
     rules: spec.rules,
+    pins: spec.pins,
     harness: {
       memory: spec.harness.memory,
       plan: spec.harness.plan,

@@ -10,7 +10,7 @@ import { REPO_MAP_CHOICES } from "../../harness/index.js";
 import { parseHistorySpec } from "../../history/index.js";
 import { parsePolicySpec } from "../../policies/index.js";
 import { BACKEND_CHOICES, parseAllowRule } from "../../sandbox/index.js";
-import { GRADING_RULES } from "../../swebench/index.js";
+import { GRADING_RULES, PIN_POLICIES } from "../../swebench/index.js";
 import { ACTION_FORMATS, TOOLSETS } from "../../tools/index.js";
 import { didYouMean } from "../../words/index.js";
 import type { TaskKind } from "../result.js";
@@ -146,6 +146,16 @@ export const RUN_SETTINGS = {
       name: "rules",
       value: "<r>",
       help: "how the hidden tests' log is graded: hardened (SWE-bench's rules plus canaries and tamper checks) | swebench (SWE-bench v5's verdicts exactly)",
+      text: "string",
+    },
+  }),
+  pins: setting({
+    schema: oneOf("pin policy", PIN_POLICIES),
+    kinds: ["coding"],
+    flag: {
+      name: "pins",
+      value: "exact|available",
+      help: "a pinned requirement the package indexes lack, for an instance's environment: exact — the instance is environment_unavailable, naming the pin; available — the nearest version there, and every report says pins: relaxed",
       text: "string",
     },
   }),
@@ -308,6 +318,7 @@ export const RUN_DEFAULTS = {
   action_format: "json",
   allow_net: [] as string[],
   rules: "hardened",
+  pins: "exact",
   command_timeout_s: DEFAULT_COMMAND_TIMEOUT_MS / 1000,
   memory: "on",
   plan: "off",

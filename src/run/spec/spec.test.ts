@@ -16,6 +16,7 @@ describe("resolveRunSpec: settings → the one RunSpec", () => {
       sandbox: "auto",
       allow_net: [],
       rules: "hardened",
+      pins: "exact",
       limits: {},
       command_timeout_s: 60,
       harness: { memory: true, plan: false, repo_map: "off", settings: null },

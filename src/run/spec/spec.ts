@@ -12,7 +12,7 @@ import type { ObserveKind, TierName } from "../../cua/index.js";
 import type { RepoMapChoice } from "../../harness/index.js";
 import { type ModelSpec, type PolicySpec, parsePolicySpec, resolveAutoPolicy } from "../../policies/index.js";
 import { type BackendChoice, defaultBackend } from "../../sandbox/index.js";
-import type { GradingRules } from "../../swebench/index.js";
+import type { GradingRules, PinPolicy } from "../../swebench/index.js";
 import type { ActionFormat } from "../../tools/index.js";
 import { RUN_DEFAULTS, RUN_SETTINGS, RUN_SETTINGS_SCHEMA, type RunSettings } from "./settings.js";
 
@@ -39,6 +39,8 @@ export interface RunSpec {
   sandbox: BackendChoice;
   allow_net: string[];
   rules: GradingRules;
+  /** What an instance's environment does with a pin the indexes lack. */
+  pins: PinPolicy;
   limits: SpecLimits;
   command_timeout_s: number;
   harness: { memory: boolean; plan: boolean; repo_map: RepoMapChoice; settings: string | null };
@@ -105,6 +107,7 @@ export function resolveRunSpec(
     sandbox: settings.sandbox ?? defaultBackend(env),
     allow_net: [...(settings.allow_net ?? d.allow_net)],
     rules: settings.rules ?? d.rules,
+    pins: settings.pins ?? d.pins,
     limits: {
       ...(settings.max_steps !== undefined ? { max_steps: settings.max_steps } : {}),
       ...(settings.budget_usd !== undefined ? { budget_usd: settings.budget_usd } : {}),
@@ -185,6 +188,7 @@ export const RUN_SPEC_SCHEMA: z.ZodType<RunSpec> = z.strictObject({
   sandbox: RUN_SETTINGS.sandbox.schema,
   allow_net: RUN_SETTINGS.allow_net.schema,
   rules: RUN_SETTINGS.rules.schema,
+  pins: RUN_SETTINGS.pins.schema,
   limits: z.strictObject({
     max_steps: RUN_SETTINGS.max_steps.schema.optional(),
     budget_usd: RUN_SETTINGS.budget_usd.schema.optional(),

@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -76,7 +77,8 @@ describe.skipIf(!canOverlay)("no leaked mounts", () => {
     const c = await s.checkout();
     const squatter = spawn("sleep", ["30"], { cwd: c.root, stdio: "ignore" });
     try {
-      await new Promise((r) => setTimeout(r, 100));
+      // "spawn" comes after the exec: the squatter's working directory is in the mount by then.
+      await once(squatter, "spawn");
       await expect(c.reset()).rejects.toThrow(/stop the processes working in it first/);
       await c.dispose();
       expect(readMountInfo().some((m) => m.target === c.root)).toBe(false);

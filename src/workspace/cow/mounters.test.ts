@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -58,7 +59,8 @@ describe.skipIf(!canMount).each(mounters.map((m) => ({ name: m.name, m })))(
       writeFileSync(join(merged, "b.txt"), "b\n");
 
       const squatter = spawn("sleep", ["30"], { cwd: merged, stdio: "ignore" });
-      await new Promise((r) => setTimeout(r, 100));
+      // "spawn" comes after the exec: the squatter's working directory is in the mount by then.
+      await once(squatter, "spawn");
       await expect(m.unmount(merged, false)).rejects.toThrow(/busy/i);
       await m.unmount(merged, true);
       squatter.kill("SIGKILL");
