@@ -7,10 +7,10 @@
  * elements by role and name, clicked by number) that the page grades 1. One Chromium for the whole
  * file, each page in a fresh context of it (SharedBrowser), as a folder run does.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
 import {
   createEnvironment,
   loadTaskFile,
@@ -19,9 +19,11 @@ import {
   type UiElement,
 } from "../../src/cua/index.js";
 import { actorOf, cuaRun, runKind } from "../../src/run/index.js";
+import { needing } from "../../src/testing/needs.js";
 import { HANG_GUARD_MS } from "../../src/testing/time.js";
 
 const SCREEN = { width: 800, height: 500 };
+const chromium = needing("chromium", !existsSync("/usr/bin/chromium") && "no /usr/bin/chromium");
 const root = mkdtempSync(join(tmpdir(), "acilab-cua-elements-"));
 const browsers = new SharedBrowser();
 afterAll(async () => {
@@ -181,7 +183,7 @@ async function episode(name: string) {
   return runKind(cuaRun(task, options), { actor: actorOf("scripted"), out: join(root, "runs", name) });
 }
 
-describe("element lists name what a person sees, and a scripted episode resolves by element", () => {
+chromium.describe("element lists name what a person sees, and a scripted episode resolves by element", () => {
   const expected: Record<string, (list: string[], elements: UiElement[]) => void> = {
     "click-handler": (list) => expect(list).toContain('clickable "Launch"'),
     "svg-shape": (list) => expect(list).toEqual(['clickable "red circle"', 'clickable "blue circle"']),
@@ -232,6 +234,12 @@ describe("element lists name what a person sees, and a scripted episode resolves
       const clicks = result.frames.map((f) => f.action).filter((a) => /^click/.test(a));
       expect(clicks.length).toBeGreaterThan(0);
       expect(clicks.every((a) => a.startsWith("click_element"))).toBe(true);
+      if (name === "open-dropdown") {
+        // Once open, the list the model read named each option on its own, not one run-together row.
+        const trajectory = readFileSync(join(root, "runs", name, "trajectory.jsonl"), "utf8");
+        for (const fruit of ["Apple", "Banana", "Cherry"])
+          expect(trajectory).toMatch(new RegExp(`\\[\\d+\\] clickable \\\\"${fruit}\\\\" at`));
+      }
     });
   }
 });

@@ -209,7 +209,7 @@ var genProblem = function () {
     // MiniWoB's -nl pages in train mode: the instruction is an object, not text.
     file("object-instruction.yaml", [
       "id: object-instruction",
-      "instruction_js: ({ utterance: 'Press Go.' })",
+      "instruction_js: \"({ utterance: 'Press Go.' })\"",
       ...common,
       "script:",
       "  - done: x",
@@ -224,8 +224,9 @@ var genProblem = function () {
     expect(r.out).toMatch(/^no-script +a11y +NO +- +task_error /m);
     expect(r.out).toMatch(/not-yaml\.yaml +- +NO +- +task_error /m);
     expect(r.out).toContain("1/4 resolved; 1 of 4 started and were graded, 3 task_error");
+    expect(r.out).toContain("did not run:\n");
     expect(r.out).toMatch(
-      /did not run:\n {2}object-instruction \(task_error\): .*instruction_js: gave \{"utterance":"Press Go\."\}, not the instruction's text/,
+      /^ {2}object-instruction \(task_error\): .*instruction_js: gave \{"utterance":"Press Go\."\}, not the instruction's text/m,
     );
     expect(r.out).toMatch(
       / {2}no-script \(task_error\): .*script: is empty, so there is no reference script to play/,
