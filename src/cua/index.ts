@@ -36,6 +36,7 @@ export {
   type InspectableEnvironment,
   type PageEvents,
   type PageGuardOptions,
+  RENDERER_HEAP_MB,
   SharedBrowser,
 } from "./env/index.js";
 export {

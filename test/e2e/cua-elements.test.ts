@@ -14,12 +14,14 @@ import { afterAll, expect, it } from "vitest";
 import {
   createEnvironment,
   loadTaskFile,
+  RENDERER_HEAP_MB,
   SharedBrowser,
   startApp,
   type UiElement,
 } from "../../src/cua/index.js";
 import { actorOf, cuaRun, runKind } from "../../src/run/index.js";
 import { needing } from "../../src/testing/needs.js";
+import { serveHtml } from "../../src/testing/page-server.js";
 import { HANG_GUARD_MS } from "../../src/testing/time.js";
 
 const SCREEN = { width: 800, height: 500 };
@@ -242,4 +244,34 @@ chromium.describe("element lists name what a person sees, and a scripted episode
       }
     });
   }
+});
+
+chromium.describe("one browser for a folder's episodes", () => {
+  it("gives each episode a fresh context, and starts the browser again after a page that misbehaved", async () => {
+    const site = await serveHtml("<!doctype html><p>a page that remembers</p>");
+    const visit = async (script: string) => {
+      const env = createEnvironment("browser", SCREEN, {}, browsers);
+      try {
+        await env.reset({ url: site.url });
+        return { seen: await env.evaluate<unknown>(script), launched: env.lastStartup?.launched };
+      } finally {
+        await env.close();
+      }
+    };
+    try {
+      await visit("localStorage.setItem('k', 'left'); document.cookie = 'c=left; max-age=3600'; 1");
+      const launches = browsers.launches;
+      // The same browser, a context of its own: nothing the last episode's page stored is there.
+      const next = await visit("[localStorage.getItem('k'), document.cookie]");
+      expect(next).toEqual({ seen: [null, ""], launched: false });
+      expect(browsers.launches).toBe(launches);
+      // An episode whose page misbehaved gives the browser up; the next starts a new one.
+      const episode = await browsers.open({ heapMb: RENDERER_HEAP_MB, context: {}, allowHosts: [] });
+      await episode.close({ discard: true });
+      expect((await visit("1")).launched).toBe(true);
+      expect(browsers.launches).toBe(launches + 1);
+    } finally {
+      await site.close();
+    }
+  });
 });

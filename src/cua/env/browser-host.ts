@@ -54,6 +54,12 @@ export interface BrowserSource {
   open(request: BrowserRequest): Promise<EpisodeBrowser>;
 }
 
+interface Spare {
+  context: BrowserContext;
+  /** The options it was made with, as JSON. */
+  key: string;
+}
+
 interface Started {
   launched: LaunchedChromium;
   profile: string;
@@ -109,6 +115,12 @@ export const ownBrowser: BrowserSource = {
 export class SharedBrowser implements BrowserSource {
   private running: (Started & { browser: Browser; heapMb: number }) | undefined;
   private busy = false;
+  /**
+   * The next episode's context with its first page, made while the last one is graded and its next
+   * app starts: a new page spawns a renderer (~0.3 s in the box), which a Chromium of the episode's
+   * own has already done at launch. Only handed out to a request with the same context options.
+   */
+  private spare: Promise<Spare | undefined> | undefined;
   /** Browsers started, for a report (1 when every episode reused the first). */
   launches = 0;
 
@@ -146,7 +158,8 @@ export class SharedBrowser implements BrowserSource {
     const running = this.running;
     // The allowlist is the episode's; setting it also empties the last episode's refusal log.
     running.launched.proxy.setAllowHosts(request.allowHosts);
-    const context = await running.browser.newContext(request.context);
+    const context =
+      (await this.takeSpare(request.context)) ?? (await running.browser.newContext(request.context));
     return {
       context,
       proxy: running.launched.proxy,
@@ -166,6 +179,7 @@ export class SharedBrowser implements BrowserSource {
             sleep(CONTEXT_CLOSE_MS, false, { ref: false }),
           ]);
           if (options.discard || !closed) await this.close();
+          else this.prepareSpare(request.context);
         } finally {
           this.busy = false;
         }
@@ -173,8 +187,40 @@ export class SharedBrowser implements BrowserSource {
     };
   }
 
+  /** Start making the next episode's context and page, in the background (errors: no spare). */
+  private prepareSpare(options: BrowserContextOptions): void {
+    const browser = this.running?.browser;
+    if (!browser) return;
+    const key = JSON.stringify(options);
+    this.spare = browser.newContext(options).then(
+      async (context) => {
+        try {
+          await context.newPage();
+          return { context, key };
+        } catch {
+          await context.close().catch(() => undefined);
+          return undefined;
+        }
+      },
+      () => undefined,
+    );
+  }
+
+  /** The spare context when it was made with these options; any other is closed. */
+  private async takeSpare(options: BrowserContextOptions): Promise<BrowserContext | undefined> {
+    const spare = await this.spare;
+    this.spare = undefined;
+    if (!spare) return undefined;
+    if (spare.key === JSON.stringify(options) && spare.context.pages().length === 1) return spare.context;
+    await spare.context.close().catch(() => undefined);
+    return undefined;
+  }
+
   /** Close the browser, its proxy and box, and remove its scratch. */
   async close(): Promise<void> {
+    const spare = await this.spare;
+    this.spare = undefined;
+    await spare?.context.close().catch(() => undefined);
     const running = this.running;
     this.running = undefined;
     if (!running) return;
