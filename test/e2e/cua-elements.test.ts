@@ -85,19 +85,20 @@ document.getElementById("blue").addEventListener("click", () => reward(-1));`,
       "- click: { role: button, name: Book }",
     ],
   },
-  // jQuery UI's spinner: the arrows are aria-hidden <a>s, the mousedown delegated to the wrapper.
+  // jQuery UI's spinner: the arrows are empty aria-hidden <a>s showing a sprite, named only by their
+  // classes; the mousedown delegated to the wrapper.
   "aria-hidden-arrow": {
     html: page(
-      `<span id="spinner" style="display:inline-block;margin:20px"><input id="n" value="1" style="width:40px"><a class="up" aria-hidden="true" tabindex="-1" style="display:inline-block;width:16px">▲</a><a class="down" aria-hidden="true" tabindex="-1" style="display:inline-block;width:16px">▼</a></span>
+      `<span id="spinner" style="display:inline-block;margin:20px"><input id="n" value="1" style="width:40px"><a class="ui-spinner-button ui-spinner-up" aria-hidden="true" tabindex="-1" style="display:inline-block"><span class="ui-icon" style="display:block;width:16px;height:10px;background:#ccc"></span></a><a class="ui-spinner-button ui-spinner-down" aria-hidden="true" tabindex="-1" style="display:inline-block"><span class="ui-icon" style="display:block;width:16px;height:10px;background:#ccc"></span></a></span>
 <button style="margin:20px" onclick="reward(document.getElementById('n').value === '3' ? 1 : -1)">Save</button>`,
       `document.getElementById("spinner").addEventListener("mousedown", (e) => {
   const n = document.getElementById("n"); const a = e.target.closest("a"); if (!a) return;
-  n.value = String(Number(n.value) + (a.classList.contains("up") ? 1 : -1)); e.preventDefault();
+  n.value = String(Number(n.value) + (a.classList.contains("ui-spinner-up") ? 1 : -1)); e.preventDefault();
 });`,
     ),
     steps: [
-      "- click: { role: button, name: ▲ }",
-      "- click: { role: button, name: ▲ }",
+      "- click: { role: button, name: up }",
+      "- click: { role: button, name: up }",
       "- click: { role: button, name: Save }",
     ],
   },
@@ -200,8 +201,8 @@ chromium.describe("element lists name what a person sees, and a scripted episode
     "aria-hidden-arrow": (list) =>
       expect(list).toEqual([
         'textbox "" (value="1")',
-        'button "▲" (aria-hidden)',
-        'button "▼" (aria-hidden)',
+        'button "up" (aria-hidden)',
+        'button "down" (aria-hidden)',
         'button "Save"',
       ]),
     "open-dropdown": (list) => expect(list).toEqual(['button "Choose a fruit"']),

@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { byId, el, text, viewOf } from "../testing/snapshot.js";
 import type { Box } from "./dom-snapshot.js";
-import { colourName, fileWords, iconName, kinOf, nearbyLabel, shapeName } from "./element-names.js";
+import {
+  classWords,
+  colourName,
+  fileWords,
+  iconName,
+  kinOf,
+  nearbyLabel,
+  shapeName,
+} from "./element-names.js";
 
 const t = (s: string, box: Box) => ({ text: s, box });
 
@@ -80,6 +88,13 @@ describe("names from what an element shows", () => {
     expect(colourName("rgb(18, 52, 86)")).toBe("#123456");
   });
 
+  it("reads the control words of class names, and nothing from layout or theme classes", () => {
+    expect(classWords("ui-button ui-spinner-button ui-spinner-down ui-corner-br")).toBe("down");
+    expect(classWords("glyphicon glyphicon-remove")).toBe("remove");
+    expect(classWords("btn btn-primary col-md-4")).toBe("");
+    expect(classWords("")).toBe("");
+  });
+
   it("reads an icon's file name as words", () => {
     expect(fileWords("http://127.0.0.1:9/common/special/email-inbox/delete.png")).toBe("delete");
     expect(fileWords("/img/left-arrow_icon.svg?v=2")).toBe("left arrow");
@@ -106,9 +121,27 @@ describe("names from what an element shows", () => {
             },
           ),
           el("SPAN", [40, 0, 52, 12], [], { attrs: { id: "star", title: "Star it" } }),
+          // jQuery UI's spinner arrow: an empty <a> around a sprite, named only by its classes.
+          el(
+            "A",
+            [60, 0, 76, 8],
+            [
+              el("SPAN", [60, 0, 76, 8], [], {
+                attrs: { class: "ui-button-icon ui-icon ui-icon-triangle-1-n" },
+              }),
+            ],
+            {
+              attrs: { id: "up", class: "ui-button ui-widget ui-spinner-button ui-spinner-up ui-corner-tr" },
+            },
+          ),
+          el("I", [80, 0, 92, 12], [], { attrs: { id: "fa", class: "fa fa-arrow-left" } }),
+          el("SPAN", [100, 0, 112, 12], [], { attrs: { id: "plain", class: "ui-widget ui-corner-all" } }),
         ],
       ),
     );
+    expect(iconName(view, byId(view, "up"))).toBe("up");
+    expect(iconName(view, byId(view, "fa"))).toBe("arrow left");
+    expect(iconName(view, byId(view, "plain"))).toBe("");
     expect(iconName(view, byId(view, "trash"))).toBe("delete");
     expect(iconName(view, byId(view, "archive"))).toBe("Archive");
     expect(iconName(view, byId(view, "star"))).toBe("Star it");

@@ -32,8 +32,9 @@ export function isSvgShape(tag: string): boolean {
 }
 
 /**
- * An icon's name: its aria-label, title or alt, an SVG <title> inside it, or the file name of the
- * image it shows (CSS `content` or `background-image`, or its only <img>); "" when it has none.
+ * An icon's name: its aria-label, title or alt, an SVG <title> inside it, the file name of the
+ * image it shows (CSS `content` or `background-image`, or its only <img>), or the control words of
+ * its class names; "" when it has none.
  */
 export function iconName(view: SnapshotView, n: number): string {
   for (const attr of ["aria-label", "title", "alt"]) {
@@ -63,7 +64,41 @@ export function iconName(view: SnapshotView, n: number): string {
     }
     stack.push(...view.children(m));
   }
-  return fileWords(urlIn(view.css(n, "content")) || urlIn(view.css(n, "background-image")));
+  const file = fileWords(urlIn(view.css(n, "content")) || urlIn(view.css(n, "background-image")));
+  if (file) return file;
+  // Last, what its class names say it is (jQuery UI's spinner arrows are empty <a>s showing a sprite:
+  // "ui-spinner-up"; icon fonts: "fa-trash"), the element's own classes before its children's.
+  for (const m of [n, ...view.children(n).filter((c) => view.isElement(c))]) {
+    const words = classWords(view.attr(m, "class") ?? "");
+    if (words) return words;
+  }
+  return "";
+}
+
+/**
+ * Words that name a control, as icon sets and widget libraries spell them in class names; a class
+ * made only of other words (layout, theme, state) says nothing.
+ */
+const CONTROL_WORDS = new Set(
+  (
+    "up down left right arrow next prev previous back forward first last close delete remove trash " +
+    "add plus minus search edit pencil menu star heart reply retweet share like more expand collapse " +
+    "play pause stop settings gear cog home save cancel refresh reload send archive copy download " +
+    "upload sort filter check info help user calendar clock bell mail email print undo redo zoom " +
+    "bookmark flag lock unlock attach camera phone cart"
+  ).split(" "),
+);
+
+/** "ui-spinner-up" → "up", "fa fa-arrow-left" → "arrow left": the first class holding control words. */
+export function classWords(classes: string): string {
+  for (const cls of classes.split(/\s+/)) {
+    const words = cls
+      .toLowerCase()
+      .split(/[-_]+/)
+      .filter((w) => CONTROL_WORDS.has(w));
+    if (words.length > 0) return words.join(" ");
+  }
+  return "";
 }
 
 /**
