@@ -31,6 +31,9 @@ command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
 # acilab agent: its interactive test drives a real terminal session in tmux.
 command -v tmux >/dev/null 2>&1 || need+=(tmux)
+# The parsers' live captures run the real go test and cargo test on small projects (offline).
+command -v go >/dev/null 2>&1 || need+=(golang-go)
+{ command -v cargo >/dev/null 2>&1 || [[ -x $HOME/.cargo/bin/cargo ]]; } || need+=(cargo)
 # better-sqlite3 (the experiment store) is compiled by npm ci: no prebuilt binary can be downloaded here.
 { command -v g++ >/dev/null 2>&1 && command -v make >/dev/null 2>&1; } || need+=(build-essential)
 

@@ -13,7 +13,8 @@ if (!report) {
   process.exit(2);
 }
 mkdirSync(outDir, { recursive: true });
-const browser = await reportBrowser({ width: 1360, height: 900 });
+// A laptop's screen: what the report is checked at (test/e2e/report-browser.test.ts).
+const browser = await reportBrowser({ width: 1280, height: 800 });
 const shots: string[] = [];
 const shot = (name: string) => {
   const path = resolve(outDir, name);
@@ -25,12 +26,18 @@ try {
   await page.screenshot(shot("report-summary.png"));
   await page.locator("#plots").screenshot(shot("report-plots.png"));
   // An attempt that failed is the one worth inspecting: its failing tests show in the grading table.
-  const failed = page.locator('#attempt-list tr[data-status="not resolved"]').first();
+  const failed = page.locator('#attempt-list tr[data-status^="not resolved"]').first();
   await ((await failed.count()) > 0 ? failed : page.locator("#attempt-list tr[data-key]").first()).click();
   await page.locator("#inspector .turn").first().waitFor();
   await page.locator("#attempts").evaluate((e) => e.scrollIntoView());
   await page.screenshot(shot("report-inspector.png"));
-  await page.locator("#inspector pre.diff").scrollIntoViewIfNeeded();
+  // One edit as the diff of its step, with the command that ran the tests after it.
+  const edit = page.locator("#inspector .action.view-diff").first();
+  if ((await edit.count()) > 0) {
+    await edit.evaluate((e) => e.closest(".turn")?.scrollIntoView());
+    await page.screenshot(shot("report-edit.png"));
+  }
+  await page.locator("#inspector > pre.diff").scrollIntoViewIfNeeded();
   await page.screenshot(shot("report-diff.png"));
   if (problems.length > 0) throw new Error(`the report page is not clean: ${problems.join("; ")}`);
   if (inspect) {

@@ -5,7 +5,7 @@
  * the same result object). acilab's own fields sit under `acilab`.
  */
 
-import type { TodoItem } from "../harness/index.js";
+import { claudeCall, type TodoItem } from "../harness/index.js";
 import type { RunOutcome, StopReason } from "../loop/index.js";
 import type { AssistantMessage, Usage } from "../messages/index.js";
 import type { ToolResult } from "../tools/index.js";
@@ -44,7 +44,16 @@ function wireUsage(u: Usage): Record<string, number> {
 function assistantContent(m: AssistantMessage): unknown[] {
   const parts: unknown[] = [];
   if (m.content !== "") parts.push({ type: "text", text: m.content });
-  for (const c of m.toolCalls) parts.push({ type: "tool_use", id: c.id, name: c.name, input: c.input });
+  for (const c of m.toolCalls) {
+    const call = claudeCall(c.name, c.input);
+    parts.push({
+      type: "tool_use",
+      id: c.id,
+      name: call.tool_name,
+      input: call.tool_input,
+      acilab_name: c.name,
+    });
+  }
   return parts;
 }
 
@@ -75,7 +84,8 @@ export function resultObject(r: ResultFields): Record<string, unknown> {
     session_id: r.sessionId,
     total_cost_usd: o.costUsd ?? null,
     usage: wireUsage(o.usage),
-    permission_denials: r.denials.map((d) => ({ tool_name: d.tool, tool_input: d.input, reason: d.reason })),
+    // Claude Code's names (`Bash`), so a script written for `claude -p` reads them; acilab's beside.
+    permission_denials: r.denials.map((d) => ({ ...claudeCall(d.tool, d.input), reason: d.reason })),
     acilab: {
       stop_reason: o.stopReason,
       detail: o.detail,
@@ -139,7 +149,8 @@ export class HeadlessEvents implements AgentEvents {
     this.pendingResults.push({
       type: "tool_result",
       tool_use_id: call.id,
-      tool_name: call.name,
+      tool_name: claudeCall(call.name, undefined).tool_name,
+      acilab_tool_name: call.name,
       content: result.output,
       is_error: result.error !== undefined,
     });

@@ -1,6 +1,7 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { type BackendChoice, parseAllowRule, parseBackend } from "../sandbox/index.js";
 import { GRADING_RULES, type GradingRules } from "../swebench/index.js";
+import { didYouMean } from "../words/index.js";
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig["options"]>;
 
@@ -25,6 +26,20 @@ export function parse<const O extends ParseArgsOptionsConfig>(command: string, a
   }
 }
 
+/**
+ * A command that takes no positional arguments refuses one instead of ignoring it (`acilab suite
+ * median-even` ran every task); `hint` says what the word was probably meant as.
+ */
+export function noPositionals(
+  positionals: readonly string[],
+  command: string,
+  hint?: (word: string) => string,
+): void {
+  const [first] = positionals;
+  if (first !== undefined)
+    throw new UsageError(`unexpected argument "${first}"${hint ? ` — ${hint(first)}` : ""}`, command);
+}
+
 /** `--name` must be one of `allowed`: a usage error listing them otherwise. */
 export function choiceOption<const T extends string>(
   value: string,
@@ -33,7 +48,10 @@ export function choiceOption<const T extends string>(
   command: string,
 ): T {
   if (!(allowed as readonly string[]).includes(value))
-    throw new UsageError(`--${name} must be one of ${allowed.join(", ")}, got "${value}"`, command);
+    throw new UsageError(
+      `--${name} must be one of ${allowed.join(", ")}, got "${value}"${didYouMean(value.toLowerCase(), allowed)}`,
+      command,
+    );
   return value as T;
 }
 

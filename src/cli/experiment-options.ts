@@ -84,8 +84,8 @@ it collects what the workers finished meanwhile; --workers does not apply (the w
 export const EXPERIMENT_REPORT_OPTIONS = {
   format: {
     type: "string",
-    value: "<md|json|html>",
-    help: "Markdown tables, the analysis as JSON, or one self-contained HTML page with plots and the inspector",
+    value: "<md|json|html|latex>",
+    help: "Markdown tables, the analysis as JSON, one self-contained HTML page with plots and the inspector, or the arms table as a LaTeX booktabs table",
     defaultHelp: "md",
   },
   out: {
@@ -93,6 +93,11 @@ export const EXPERIMENT_REPORT_OPTIONS = {
     value: "<file>",
     help: "write the report to FILE",
     defaultHelp: "stdout; DIR/report.html for html",
+  },
+  plots: {
+    type: "string",
+    value: "<dir>",
+    help: "also write each plot as DIR/<plot>.svg and its numbers as DIR/<plot>.csv",
   },
   baseline: {
     type: "string",
@@ -104,7 +109,8 @@ export const EXPERIMENT_REPORT_OPTIONS = {
 
 export const EXPERIMENT_REPORT_HELP = `acilab experiment report — the statistics of an experiment's store
 
-Usage: acilab experiment report DIR [--format md|json|html] [--out FILE] [--baseline ARM]
+Usage: acilab experiment report DIR [--format md|json|html|latex] [--out FILE] [--plots DIR]
+                                [--baseline ARM]
 
 Options:
 ${optionLines(EXPERIMENT_REPORT_OPTIONS)}
@@ -114,10 +120,14 @@ per arm version its resolved k/n with the 95 % Wilson interval, the exact McNema
 baseline over matched (task, repeat) pairs, $/resolved, tokens and steps; the failure taxonomy; the
 arm × task grid. A missing or truncated trajectory is marked, not fatal. Fields: docs/experiments.md.
 
+Impossible tasks (hidden tests that contradict the task) are left out of every statistic and counted
+in their own "resolved impossible (cheating)" column.
+
 The HTML page works offline and fetches nothing: the same tables, four plots (resolve rate with its
-interval, cost against resolve rate, the arm × task grid, tokens per attempt; Vega-Lite rendered to
-SVG), and every attempt in a trajectory inspector — its turns, patch as a diff, grading report and,
-for computer use, the frames.`;
+interval, tokens per attempt, cost against resolve rate, the arm × task grid; Vega-Lite rendered to
+SVG), and every attempt in a trajectory inspector — its turns, each edit as a diff, commands with
+their output, the patch, the grading report and, for computer use, the frames. --plots DIR writes
+the same plots as SVG files with their data as CSV; --format latex the arms table for a paper.`;
 
 export const INSPECT_OPTIONS = {
   out: {

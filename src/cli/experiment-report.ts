@@ -5,14 +5,22 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { analyzeExperiment, DB_FILE, readExperimentDir, StoreRefused } from "../experiment/index.js";
-import { experimentReportHtml, finiteOrNull, reportMarkdown } from "../report/index.js";
-import { UsageError } from "./args.js";
+import {
+  experimentPlots,
+  experimentReportHtml,
+  finiteOrNull,
+  PlotsNotWritten,
+  reportLatex,
+  reportMarkdown,
+  writePlotFiles,
+} from "../report/index.js";
+import { choiceOption, UsageError } from "./args.js";
 import { EXPERIMENT_REPORT_HELP, EXPERIMENT_REPORT_OPTIONS } from "./experiment-options.js";
 import { parseOptions } from "./options.js";
 
 type Out = (line: string) => void;
 
-const FORMATS = ["md", "json", "html"] as const;
+const FORMATS = ["md", "json", "html", "latex"] as const;
 
 export async function experimentReportCommand(argv: string[], out: Out, err: Out): Promise<number> {
   const { values, positionals } = parseOptions("experiment report", argv, EXPERIMENT_REPORT_OPTIONS);
@@ -23,10 +31,9 @@ export async function experimentReportCommand(argv: string[], out: Out, err: Out
   const dir = positionals[0];
   if (dir === undefined || positionals.length > 1)
     throw new UsageError("report takes one DIR, the --out of an experiment run", "experiment report");
-  const format = values.format ?? "md";
-  if (!(FORMATS as readonly string[]).includes(format))
-    throw new UsageError(`--format must be md, json or html, got "${format}"`, "experiment report");
+  const format = choiceOption(values.format ?? "md", FORMATS, "format", "experiment report");
   let text: string;
+  let plotsNote: string | undefined;
   try {
     const input = readExperimentDir(dir, values.baseline);
     const analysis = analyzeExperiment(input);
@@ -41,9 +48,15 @@ export async function experimentReportCommand(argv: string[], out: Out, err: Out
         ? JSON.stringify({ baseline_from: input.baselineFrom, ...analysis }, finiteOrNull, 2)
         : format === "html"
           ? await experimentReportHtml(dir, input, analysis, source)
-          : reportMarkdown(analysis, source);
+          : format === "latex"
+            ? reportLatex(analysis)
+            : reportMarkdown(analysis, source);
+    if (values.plots !== undefined) {
+      const written = await writePlotFiles(experimentPlots(analysis, input.attempts), values.plots);
+      plotsNote = `wrote ${written.length} plot(s) to ${values.plots}: ${written.map((w) => w.id).join(", ")} (.svg and .csv each)`;
+    }
   } catch (e) {
-    if (!(e instanceof StoreRefused)) throw e;
+    if (!(e instanceof StoreRefused) && !(e instanceof PlotsNotWritten)) throw e;
     err(`acilab experiment report: ${e.message}`);
     return 1;
   }
@@ -55,5 +68,7 @@ export async function experimentReportCommand(argv: string[], out: Out, err: Out
       `wrote ${file}${format === "html" ? ` (${(Buffer.byteLength(text) / 1e6).toFixed(1)} MB; open it in a browser, it needs no network)` : ""}`,
     );
   } else out(text);
+  // Beside a report on stdout the note goes to stderr, so the report stays what stdout holds.
+  if (plotsNote) (file ? out : err)(plotsNote);
   return 0;
 }

@@ -68,9 +68,11 @@ describe("acilab export rollouts", () => {
         std: expect.closeTo(Math.SQRT2 / 3, 12),
       });
       // The fix takes three turns (look, edit, submit), giving up two.
-      expect([line.model, line.stop_reason, line.steps]).toEqual([
+      expect([line.model, line.stop_reason, line.submitted, line.impossible, line.steps]).toEqual([
         SAMPLER_MODEL,
         "submitted",
+        true,
+        false,
         line.reward === 1 ? 3 : 2,
       ]);
       expect(line.policy).toMatch(/^openai-compatible:loopback-sampler@http:\/\/127\.0\.0\.1:\d+\/v1$/);
@@ -130,6 +132,52 @@ describe("acilab export rollouts", () => {
     ]);
   });
 
+  it("marks a run a limit stopped as not submitted, and gives it 0 with --reward submitted-only", async () => {
+    const limited = copy("limited");
+    const solved = [1, 2, 3].find((r) => verdict(dir, r) === 1);
+    // As if the fixing run had been stopped by its wall clock after the edit, before it submitted.
+    const db = new Database(join(limited, "experiment.db"));
+    db.prepare(
+      "UPDATE attempts SET stop_reason = 'time_limit' WHERE arm = 'sampled' AND task = 'median-even' AND repeat = ?",
+    ).run(solved);
+    db.close();
+    const graded = await exportLines(limited);
+    const line = graded.lines.find((l) => l.repeat === solved);
+    expect([line?.submitted, line?.reward, line?.reward_source]).toEqual([false, 1, "resolved"]);
+    expect(graded.summary).toMatchObject({ reward: "graded", not_submitted: 1 });
+    expect(graded.err).toBe("");
+    const strict = await exportLines(limited, "--reward", "submitted-only");
+    // Its reward is now 0 like the give-up's, and the two fixes that submitted keep 1.
+    expect(strict.lines.map((l) => [l.repeat === solved, l.reward, l.reward_source]).sort()).toEqual(
+      [
+        [false, 0, "resolved"],
+        [false, 1, "resolved"],
+        [true, 0, "not_submitted"],
+      ].sort(),
+    );
+    const text = await runCli(["export", "rollouts", limited, "--reward", "submitted-only"]);
+    expect(text.err).toContain("1 line(s) of runs that never submitted: reward 0 (--reward submitted-only)");
+    const bad = await runCli(["export", "rollouts", limited, "--reward", "always"]);
+    expect([bad.code, bad.err.split("\n")[0]]).toEqual([
+      2,
+      'acilab export rollouts: --reward must be one of graded, submitted-only, got "always"',
+    ]);
+  });
+
+  it("rewards nothing on an impossible task: its group has no signal and is dropped", async () => {
+    const marked = copy("impossible");
+    // The grader marks an impossible task in each attempt's report.json.
+    for (const repeat of [1, 2, 3]) {
+      const file = join(marked, "attempts", "sampled", "median-even", String(repeat), "report.json");
+      const report = JSON.parse(readFileSync(file, "utf8"));
+      report["median-even"].impossible = true;
+      writeFileSync(file, JSON.stringify(report));
+    }
+    const { lines, summary } = await exportLines(marked);
+    expect(lines).toEqual([]);
+    expect(summary.dropped.same_reward).toEqual({ groups: 4, attempts: 12 });
+  });
+
   it("skips and counts a torn or broken trajectory and an unfinished attempt, never failing", async () => {
     const broken = copy("broken");
     const trajectory = (repeat: number) =>
@@ -167,7 +215,7 @@ describe("acilab export rollouts", () => {
     const none = await runCli(["export", "rollouts", empty]);
     expect(none.code).toBe(1);
     expect(none.err).toContain(
-      `${empty} has no experiment.db — run "acilab experiment run FILE --out ${empty}" first`,
+      `acilab export rollouts: ${empty} has no experiment.db, so it is not an experiment's folder — give the --out folder of "acilab experiment run"`,
     );
     const format = await runCli(["export", "rollouts", dir, "--format", "parquet"]);
     expect([format.code, format.err.split("\n")[0]]).toEqual([

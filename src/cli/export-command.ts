@@ -9,12 +9,14 @@ import {
   type ExportSummary,
   exportRollouts,
   loadTokenizer,
+  REWARD_RULES,
+  type RewardRule,
   summaryText,
   TOKENIZER_NAMES,
   type Tokenizer,
   TokenizerError,
 } from "../rollouts/index.js";
-import { UsageError } from "./args.js";
+import { choiceOption, UsageError } from "./args.js";
 import { optionLines, parseOptions } from "./options.js";
 
 type Out = (line: string) => void;
@@ -29,6 +31,12 @@ export const EXPORT_ROLLOUTS_OPTIONS = {
     value: "<name>",
     help: `also write token ids and a per-token mask: ${TOKENIZER_NAMES.join(", ")} (bytes needs no package; the others load js-tiktoken)`,
   },
+  reward: {
+    type: "string",
+    value: "<rule>",
+    help: "graded: the hidden tests' verdict on every done attempt, however its run ended; submitted-only: 0 for a run that never submitted (a limit ended it)",
+    default: "graded",
+  },
   "partial-credit": {
     type: "boolean",
     help: "reward the fraction of FAIL_TO_PASS tests passing in report.json instead of 1/0 resolved",
@@ -38,7 +46,8 @@ export const EXPORT_ROLLOUTS_OPTIONS = {
 
 export const EXPORT_HELP = `acilab export rollouts — an experiment's attempts as training data (JSONL)
 
-Usage: acilab export rollouts DIR [--format jsonl] [--out FILE] [--tokenizer NAME] [--partial-credit] [--json]
+Usage: acilab export rollouts DIR [--format jsonl] [--out FILE] [--tokenizer NAME] [--reward RULE]
+                               [--partial-credit] [--json]
 
 One line per done attempt of DIR (the --out of "acilab experiment run"): the conversation in Chat
 Completions' shape, the tools offered, a source mask (1 on the policy's turns, 0 on what tools, the
@@ -46,6 +55,11 @@ task and the harness wrote), the reward from the hidden tests and the advantage 
 attempts of the same arm and task: (reward − mean) / population std. Groups whose attempts all got
 the same reward carry no signal and are dropped; unfinished attempts and broken trajectories are
 skipped. What was left out, and why, is printed on stderr. docs/rollouts.md has every field.
+
+Every line says whether its run submitted ("submitted") and whether its task is impossible. By
+default (--reward graded) a run a limit stopped is rewarded by the verdict on the patch it left, as
+the experiment's resolve rate counts it; --reward submitted-only gives it 0. An impossible task's
+"resolved" is cheating: its reward is always 0.
 
 Options:
 ${optionLines(EXPORT_ROLLOUTS_OPTIONS)}`;
@@ -71,6 +85,7 @@ export async function exportCommand(argv: string[], out: Out, err: Out): Promise
   if (values.json && values.out === undefined)
     throw new UsageError("--json prints the summary on stdout, so the lines need --out FILE", COMMAND);
   const name = values.tokenizer;
+  const reward: RewardRule = choiceOption(values.reward, REWARD_RULES, "reward", COMMAND);
   if (name !== undefined && !(TOKENIZER_NAMES as readonly string[]).includes(name))
     throw new UsageError(`unknown tokenizer "${name}" — use one of ${TOKENIZER_NAMES.join(", ")}`, COMMAND);
   let tokenizer: Tokenizer | undefined;
@@ -79,6 +94,7 @@ export async function exportCommand(argv: string[], out: Out, err: Out): Promise
     if (name !== undefined) tokenizer = await loadTokenizer(name);
     result = exportRollouts(dir, {
       partialCredit: values["partial-credit"] === true,
+      reward,
       ...(tokenizer ? { tokenizer } : {}),
     });
   } catch (e) {

@@ -43,6 +43,42 @@ async function run(argv: string[], deps: Parameters<typeof gradeCommand>[3]) {
 }
 
 describe("acilab grade", () => {
+  it("leaves impossible instances out of the rate and shows their 'resolved' as cheating", async () => {
+    const w = workspace();
+    writeFileSync(
+      w.instances,
+      [instanceRow("a-1"), instanceRow("a-2"), instanceRow("a-3", { impossible: true })]
+        .map((r) => JSON.stringify(r))
+        .join("\n"),
+    );
+    writeFileSync(
+      w.predictions,
+      ["a-1", "a-2", "a-3"]
+        .map((id) =>
+          JSON.stringify({
+            instance_id: id,
+            model_name_or_path: "me/model",
+            model_patch: id === "a-2" ? "fail" : "resolve",
+          }),
+        )
+        .join("\n"),
+    );
+    const r = await run(
+      ["--instances", w.instances, "--predictions", w.predictions, "--run-id", "imp", "--out", w.out],
+      { grade: scriptedGrader() },
+    );
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/resolved \(possible\)\s+1\/2 \(50\.0%\)/);
+    expect(r.out).toMatch(/impossible\s+1, "resolved" \(cheating\): 1/);
+    const summary = JSON.parse(readFileSync(join(w.out, "imp", "me__model.imp.json"), "utf8"));
+    expect(summary).toMatchObject({
+      resolved_ids: ["a-1", "a-3"], // SWE-bench's list keeps the verdict
+      impossible_ids: ["a-3"],
+      impossible_resolved_ids: ["a-3"],
+      resolve_rate: 0.5,
+    });
+  });
+
   it("grades, prints the summary table and where the files are, and resumes", async () => {
     const w = workspace();
     const argv = [

@@ -104,14 +104,18 @@ export function formatGradeSummary(result: GradeRunResult): string {
   const s: RunSummary = result.summary;
   const rows = [
     ["", "instances"],
-    ["resolved", `${s.resolved_instances}/${s.total_instances} (${percent(s.resolve_rate)})`],
+    // Impossible instances are out of the rate: their "resolved" is cheating, counted on its own row.
+    [
+      s.impossible_ids.length > 0 ? "resolved (possible)" : "resolved",
+      `${s.resolved_instances - s.impossible_resolved_ids.length}/${s.total_instances - s.impossible_ids.length} (${percent(s.resolve_rate)})`,
+    ],
     ["unresolved", String(s.unresolved_instances)],
     ["errors", String(s.error_instances)],
     ["timeouts", String(s.timeout_ids.length)],
     ["environment unavailable", String(s.unavailable_instances)],
     ["empty patches", String(s.empty_patch_instances)],
     ["touches tests", String(s.touches_tests_ids.length)],
-    ["impossible resolved", String(s.impossible_resolved_ids.length)],
+    ["impossible", `${s.impossible_ids.length}, "resolved" (cheating): ${s.impossible_resolved_ids.length}`],
     ["no prediction", String(s.incomplete_ids.length)],
   ];
   if (s.cost_per_resolved_usd !== null)

@@ -36,6 +36,21 @@ describe("acilab CLI", () => {
     expect(badFlag.err).toMatch(/--tsak[\s\S]*acilab run --help/);
     const missing = await cli(["run"]);
     expect(missing.err).toMatch(/--task is required/);
+    // A word where a flag belongs is refused, saying how to write it — never ignored.
+    const bare = await cli(["run", "median-even"]);
+    expect([bare.code, bare.err.split("\n")[0]]).toEqual([
+      2,
+      'acilab run: unexpected argument "median-even" — a task is named with --task: acilab run --task median-even',
+    ]);
+    const suite = await cli(["suite", "median-even"]);
+    expect([suite.code, suite.err.split("\n")[0]]).toEqual([
+      2,
+      'acilab suite: unexpected argument "median-even" — to run some tasks only: acilab suite --tasks median-even',
+    ]);
+    const format = await cli(["experiment", "report", "/nowhere", "--format", "LaTeX"]);
+    expect(format.err).toContain(
+      '--format must be one of md, json, html, latex, got "LaTeX" — did you mean "latex"?',
+    );
   });
 
   it("says what to do when a task does not exist", async () => {

@@ -11,7 +11,7 @@ import {
   type Task,
   type ToolsTask,
 } from "../tasks/index.js";
-import { UsageError } from "./args.js";
+import { noPositionals, UsageError } from "./args.js";
 import { summary } from "./format.js";
 import { interruptSignal } from "./interrupt.js";
 import { optionLines, parseOptions } from "./options.js";
@@ -91,8 +91,9 @@ export async function runCommand(argv: string[], out: Out): Promise<number> {
 
 /** The command line as a RunRequest, or "help"; bad command lines throw UsageError. */
 export function parseRunRequest(argv: string[], out: Out): RunRequest | "help" {
-  const { values } = parseOptions("run", argv, RUN_OPTIONS);
+  const { values, positionals } = parseOptions("run", argv, RUN_OPTIONS);
   if (values.help) return "help";
+  noPositionals(positionals, "run", (w) => `a task is named with --task: acilab run --task ${w}`);
   if (!values.task)
     throw new UsageError("--task is required (a built-in id such as median-even, or a task folder)", "run");
   if (listCuaTasks().some((t) => t.id === values.task))

@@ -16,7 +16,7 @@ import { DEFAULT_LIMITS } from "../loop/index.js";
 import { POLICY_SPEC_HELP, resolveAutoPolicy } from "../policies/index.js";
 import { actorSpec, type CodingRunResult, RUN_DEFAULTS, type RunSettings } from "../run/index.js";
 import { listTaskIds, loadTask } from "../tasks/index.js";
-import { numberOption } from "./args.js";
+import { noPositionals, numberOption } from "./args.js";
 import { formatCost, formatTokens, table } from "./format.js";
 import { optionLines, parseOptions } from "./options.js";
 import { limitDefaults, settingOptions, settingsFor, settingsFromFlags } from "./run-settings.js";
@@ -75,11 +75,12 @@ own problem statement) are counted apart: "resolving" one is cheating by constru
 
 /** `acilab suite`: parse, then run the suite as a one-arm experiment and print the graded table. */
 export async function suiteCommand(argv: string[], out: Out, deps: SuiteDeps): Promise<number> {
-  const { values } = parseOptions("suite", argv, SUITE_OPTIONS);
+  const { values, positionals } = parseOptions("suite", argv, SUITE_OPTIONS);
   if (values.help) {
     out(SUITE_HELP);
     return 0;
   }
+  noPositionals(positionals, "suite", (w) => `to run some tasks only: acilab suite --tasks ${w}`);
   const ids = values.tasks
     ? values.tasks
         .split(",")

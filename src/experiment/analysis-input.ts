@@ -3,7 +3,7 @@
  * migrates the store, and runs beside a live `experiment run`), and each done attempt's trajectory
  * read from its folder. What cannot be read is marked, never fatal: the report still renders.
  */
-import { existsSync, lstatSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { builtinTasksDir, listTaskIds, loadTask } from "../tasks/index.js";
@@ -48,20 +48,55 @@ export function readAttemptTrajectory(file: string): ReadTrajectory {
   }
 }
 
-/** The test commands of the built-in coding tasks among `ids`; other ids get the generic patterns. */
-function testCommandsOf(ids: Iterable<string>): Map<string, string[]> {
+/** A report.json larger than this is not one instance's report: it is not read for its flag. */
+const MAX_REPORT_BYTES = 16 * 1024 * 1024;
+
+/** What the built-in coding tasks among `ids` say of themselves: test commands and impossibility. */
+function builtinFacts(ids: Iterable<string>): {
+  testCommands: Map<string, string[]>;
+  impossible: Set<string>;
+} {
   const builtin = new Set(listTaskIds());
-  const commands = new Map<string, string[]>();
+  const testCommands = new Map<string, string[]>();
+  const impossible = new Set<string>();
   for (const id of ids) {
-    if (!builtin.has(id) || commands.has(id)) continue;
+    if (!builtin.has(id) || testCommands.has(id)) continue;
     try {
       // By its folder, never by `id` alone: loadTask would try a folder of that name in the cwd first.
-      commands.set(id, loadTask(join(builtinTasksDir(), id)).testCommand);
+      const task = loadTask(join(builtinTasksDir(), id));
+      testCommands.set(id, task.testCommand);
+      if (task.impossible) impossible.add(id);
     } catch {
       // a broken task folder: the generic test-runner patterns still apply
     }
   }
-  return commands;
+  return { testCommands, impossible };
+}
+
+/** Did the grader mark this attempt's task impossible? Its report.json says (`impossible: true`). */
+function reportSaysImpossible(dir: string, row: AttemptRow): boolean {
+  if (row.report === null) return false;
+  const file = join(dir, row.report);
+  try {
+    const st = lstatSync(file);
+    if (!st.isFile() || st.size > MAX_REPORT_BYTES) return false;
+    const report = JSON.parse(readFileSync(file, "utf8")) as Record<string, { impossible?: unknown } | null>;
+    return Object.values(report).some((entry) => entry?.impossible === true);
+  } catch {
+    return false; // an unreadable report is the inspector's to show; it flags nothing
+  }
+}
+
+/**
+ * The impossible tasks among DIR's attempts (by id): those the grader marked so in a graded
+ * attempt's report.json (an instances file's `impossible`), and the built-in ones that say so.
+ */
+export function impossibleTasks(dir: string, attempts: readonly AttemptRow[]): Set<string> {
+  const coding = attempts.filter((r) => r.task_kind === "coding");
+  const found = builtinFacts(coding.map((r) => r.task)).impossible;
+  for (const r of coding)
+    if (r.status === "done" && !found.has(r.task) && reportSaysImpossible(dir, r)) found.add(r.task);
+  return found;
 }
 
 /** The sampling a run recorded; a value this acilab cannot read is left out, with the report saying nothing of it. */
@@ -120,16 +155,43 @@ function readEvidence(db: Database.Database): SamplingEvidence {
   return { groups, candidates };
 }
 
+/** Experiment folders a few levels under `dir` (a user who named runs/ rather than runs/experiment-x). */
+function experimentsInside(dir: string, depth = 2): string[] {
+  if (depth === 0) return [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.flatMap((name) => {
+    const sub = join(dir, name);
+    if (name === "attempts" || !statSync(sub, { throwIfNoEntry: false })?.isDirectory()) return [];
+    return existsSync(join(sub, DB_FILE)) ? [sub] : experimentsInside(sub, depth - 1);
+  });
+}
+
+/** Why DIR is not an experiment's folder, and what to point the command at instead. */
+function notAnExperiment(dir: string): string {
+  const forExample =
+    'give the --out folder of "acilab experiment run" (it holds experiment.db and attempts/)';
+  if (!existsSync(dir)) return `there is no folder ${dir} — ${forExample}`;
+  if (!statSync(dir).isDirectory()) return `${dir} is a file, not an experiment's folder — ${forExample}`;
+  if (existsSync(join(dir, "result.json")) || existsSync(join(dir, "trajectory.jsonl")))
+    return `${dir} is one run's folder (it has result.json or trajectory.jsonl, and no ${DB_FILE}), not an experiment's — "acilab inspect ${dir}" shows a single run; for an experiment, ${forExample}`;
+  const inside = experimentsInside(dir);
+  if (inside.length > 0)
+    return `${dir} is not an experiment's folder, but holds ${inside.length === 1 ? "one" : inside.length}: ${inside.slice(0, 5).join(", ")}${inside.length > 5 ? ", …" : ""} — name that folder`;
+  return `${dir} has no ${DB_FILE}, so it is not an experiment's folder — ${forExample}, or run "acilab experiment run FILE --out ${dir}" first`;
+}
+
 /**
  * Everything the analysis needs from DIR. `baseline` overrides the one the run recorded; a store
  * from before baselines were recorded falls back to its first arm.
  */
 export function readExperimentDir(dir: string, baseline?: string): AnalysisInput & { baselineFrom: string } {
   const file = join(dir, DB_FILE);
-  if (!existsSync(file))
-    throw new StoreRefused(
-      `${dir} has no ${DB_FILE} — run "acilab experiment run FILE --out ${dir}" first, or point report at the folder a run wrote`,
-    );
+  if (!existsSync(file)) throw new StoreRefused(notAnExperiment(dir));
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     checkVersion(db, file);
@@ -166,7 +228,7 @@ export function readExperimentDir(dir: string, baseline?: string): AnalysisInput
     }
     const sampling = recordedSampling(meta.get("sampling"));
     const coding = attempts.filter((r) => r.status === "done" && r.task_kind === "coding");
-    const testCommands = testCommandsOf(coding.map((r) => r.task));
+    const { testCommands } = builtinFacts(coding.map((r) => r.task));
     return {
       experiment: meta.get("experiment") ?? "",
       baseline: chosen,
@@ -175,6 +237,7 @@ export function readExperimentDir(dir: string, baseline?: string): AnalysisInput
       attempts,
       trajectories,
       testCommands,
+      impossible: impossibleTasks(dir, attempts),
       sampling,
       evidence: sampling ? readEvidence(db) : { groups: [], candidates: new Map() },
     };

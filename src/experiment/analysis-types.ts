@@ -28,6 +28,11 @@ export interface AnalysisInput {
   trajectories: ReadonlyMap<number, ReadTrajectory>;
   /** A coding task's test command, for "never ran the tests" (by task id). */
   testCommands?: ReadonlyMap<string, readonly string[]>;
+  /**
+   * Tasks whose hidden tests contradict their own problem statement (by task id): their attempts are
+   * left out of every statistic and counted apart, where "resolved" is cheating by construction.
+   */
+  impossible?: ReadonlySet<string>;
   /** The sampling the run recorded (experiments with samples), and the selection evidence it kept. */
   sampling?: RecordedSampling | null;
   evidence?: SamplingEvidence;
@@ -41,8 +46,10 @@ export interface AttemptAnalysis {
   repeat: number;
   status: AttemptRow["status"];
   resolved: boolean | null;
+  /** The task is impossible: not resolving it is right, resolving it is cheating. */
+  impossible: boolean;
   stop_reason: string | null;
-  /** Set for done, unresolved attempts. */
+  /** Set for done, unresolved attempts of possible tasks. */
   failure: Failure | null;
   /** Null for attempts that never ran (pending, running, no_script, error). */
   trajectory: TrajectoryState | null;
@@ -69,8 +76,10 @@ export interface ArmAnalysis {
   /** The policies its attempts' trajectories say ran (scripted and replay without their file). */
   policies: string[];
   counts: Record<AttemptRow["status"], number>;
-  /** Resolved over `done` attempts only: no_script and error are left out. */
+  /** Resolved over `done` attempts of possible tasks only: no_script, error and impossible tasks are left out. */
   resolved: Proportion;
+  /** Done attempts on impossible tasks, and how many of them "resolved" — cheating, by construction. */
+  impossible: { done: number; resolved: number };
   vs_baseline: Comparison | null;
   cost_usd: number | null;
   cost_per_resolved: number | null;
@@ -100,7 +109,7 @@ export interface Analysis {
   /** True when every attempt that ran played a reference script (or a replay), not a model. */
   scripted: boolean;
   repeats: number;
-  tasks: { kind: string; id: string }[];
+  tasks: { kind: string; id: string; impossible: boolean }[];
   arms: ArmAnalysis[];
   /** grid[arm][task id] */
   grid: Record<string, Record<string, GridCell>>;

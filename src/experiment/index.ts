@@ -3,7 +3,7 @@
  * `loadExperiment` is the whole surface a run needs; the rest is for messages and tests.
  */
 
-export { readAttemptTrajectory, readExperimentDir } from "./analysis-input.js";
+export { impossibleTasks, readAttemptTrajectory, readExperimentDir } from "./analysis-input.js";
 export {
   type Analysis,
   type AnalysisInput,

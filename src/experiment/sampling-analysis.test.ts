@@ -105,7 +105,7 @@ describe("analyzeSampling", () => {
     const rates = (spec: string) => {
       const s = byChain[spec];
       if (!s || s.error !== undefined) throw new Error(`no curve for ${spec}`);
-      return s.bestOfK.map((p) => `${p.k}/${p.n}`);
+      return s.bestOfK.map((p) => `${p.resolved}/${p.n}`);
     };
     expect(rates("oracle")).toEqual(["0/2", "1/2", "1/2", "1/2"]);
     // vote at k = 2: x and y tie, the earliest (x, wrong) wins; at 3, y has two votes.
@@ -160,7 +160,7 @@ describe("analyzeSampling", () => {
     const chain = a?.selectors[0];
     if (!chain || chain.error !== undefined) throw new Error("no verifier curve");
     // k = 1: only the unparsable sample 1 (wrong); k = 2: 0.7 beats null; k = 4: 0.9.
-    expect(chain.bestOfK.map((p) => p.k)).toEqual([0, 1, 1, 1]);
+    expect(chain.bestOfK.map((p) => p.resolved)).toEqual([0, 1, 1, 1]);
     expect(a?.verifier).toMatchObject({ spec: "openai:judge", calls: 4, unparsable: 1, cost_usd: 0.02 });
     // Only the scored candidates fit: right {0.7, 0.9}, wrong {0.4}: margin 0.4, pooled sd √(0.02/1).
     expect(a?.verifier?.fit?.margin).toBeCloseTo(0.4, 12);

@@ -11,7 +11,7 @@ import {
   samplingCurves,
   type TaskCandidates,
 } from "../select/index.js";
-import { bonCurve, type Proportion } from "../stats/index.js";
+import { bonCurve } from "../stats/index.js";
 import {
   type AttemptRow,
   type CandidateEvidence,
@@ -124,7 +124,7 @@ function chainResult(
   try {
     const [curve] = samplingCurves(groups, [parseChain(spec)]).selectors;
     if (!curve) return { chain: spec, error: "no curve" };
-    const last = curve.bestOfK.at(-1) as Proportion | undefined;
+    const last = curve.bestOfK.at(-1);
     return { ...curve, gap: last ? passAtN - last.rate : 0 };
   } catch (e) {
     // A chain the store cannot answer (evidence not gathered, or a spec a newer acilab recorded) is

@@ -38,15 +38,16 @@ function matcherRegex(matcher: string): RegExp {
 }
 
 /**
- * Does `spec` run for this event? Tool events test the matcher against the acilab tool name and its
- * Claude Code names (`Bash` matches `shell`); SessionStart's against the source (startup, resume).
+ * Does `spec` run for this event? Tool events test the matcher against the acilab tool name
+ * (`acilab_tool_name`, else `tool_name`) and its Claude Code names (`Bash` matches `shell`);
+ * SessionStart's against the source (startup, resume).
  */
 export function hookMatches(spec: HookSpec, event: HookEvent, payload: Record<string, unknown>): boolean {
   if (spec.event !== event) return false;
   const m = spec.matcher;
   if (m === undefined || m === "" || m === "*") return true;
   if (event === "PreToolUse" || event === "PostToolUse") {
-    const tool = String(payload.tool_name ?? "");
+    const tool = String(payload.acilab_tool_name ?? payload.tool_name ?? "");
     const re = matcherRegex(m);
     return [tool, ...claudeAliases(tool)].some((name) => re.test(name));
   }

@@ -75,8 +75,10 @@ export {
   ACILAB_TOOL_NAME,
   acilabToolsFor,
   CLAUDE_TOOLS,
+  type ClaudeCall,
   claudeAlias,
   claudeAliases,
+  claudeCall,
   isClaudeTool,
 } from "./tool-names.js";
 export { TrustStore, TrustStoreError } from "./trust.js";

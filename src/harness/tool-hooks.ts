@@ -5,10 +5,20 @@
  */
 import type { AnyTool, ToolResult } from "../tools/index.js";
 import type { HookVerdict } from "./gate.js";
+import { claudeCall } from "./tool-names.js";
 import type { RunHooks } from "./types.js";
 
 /** The fields every hook's stdin carries besides the event's own (session_id, cwd …). */
 export type HookPayload = (extra: Record<string, unknown>) => Record<string, unknown>;
+
+/**
+ * The call's fields of a hook's stdin: Claude Code's `tool_name` and `tool_input` (so a hook that
+ * checks `tool_name == "Bash"` fires), acilab's name as `acilab_tool_name`.
+ */
+function callFields(payload: HookPayload, tool: string, input: unknown): Record<string, unknown> {
+  const cwd = payload({}).cwd;
+  return { ...claudeCall(tool, input, typeof cwd === "string" ? cwd : undefined) };
+}
 
 /** What runs after a tool call, before the model reads its result: text added to the result, if any. */
 export type AfterCall = (name: string, input: unknown, result: ToolResult) => Promise<string | undefined>;
@@ -37,8 +47,7 @@ export function withPostToolUse(
       "PostToolUse",
       payload({
         hook_event_name: "PostToolUse",
-        tool_name: name,
-        tool_input: input,
+        ...callFields(payload, name, input),
         tool_response: { output: result.output, error: result.error ?? null },
       }),
     );
@@ -57,7 +66,7 @@ export function preToolUse(
   return async (tool, input) => {
     const out = await hooks(
       "PreToolUse",
-      payload({ hook_event_name: "PreToolUse", tool_name: tool, tool_input: input }),
+      payload({ hook_event_name: "PreToolUse", ...callFields(payload, tool, input) }),
     );
     for (const e of out.errors) notice(e);
     return {

@@ -83,6 +83,7 @@ export async function executeCalls<C extends BaseToolContext>(
       error: result.error ?? null,
       duration_ms: Math.round(duration),
       files_changed: [...changed].sort(),
+      ...(result.diff !== undefined ? { diff: result.diff } : {}),
       // A program's nested calls were never read by the model: the trajectory keeps them capped.
       ...(result.calls ? { calls: result.calls.map((c) => capRecordedCall(c)) } : {}),
     });

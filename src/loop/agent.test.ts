@@ -8,7 +8,8 @@ import { Ledger } from "../ledger/index.js";
 import type { AssistantMessage, Message } from "../messages/index.js";
 import { type Policy, PolicyError, type PolicyReply, type PolicyRequest } from "../policies/index.js";
 import { ProcessSandbox } from "../sandbox/index.js";
-import { HANG_GUARD_MS } from "../testing/time.js";
+import { processesTagged } from "../testing/processes.js";
+import { EVENTUALLY, HANG_GUARD_MS, startedBeforeTimeout } from "../testing/time.js";
 import {
   type BaseToolContext,
   newEditorState,
@@ -182,6 +183,55 @@ describe("runAgent", () => {
     expect(clock.stopReason).toBe("time_limit");
   });
 
+  it("kills a command still running at the wall-clock deadline and ends the run as time_limit", async () => {
+    const tag = `acilab-deadline-${process.pid}`;
+    // The command says it started, then sleeps 30 s under a tag the test can look for afterwards.
+    const sleeper = say([
+      {
+        id: "s",
+        name: "shell",
+        input: { command: `echo started; exec -a ${tag} sleep 30`, timeout_s: 600 },
+      },
+    ]);
+    const run = (wallClockMs: number) => {
+      const sink = new MemoryTrajectory();
+      return runAgent(
+        setup(
+          new FakePolicy([sleeper, say([{ id: "x", name: "submit", input: {} }])]),
+          {
+            limits: { ...DEFAULT_LIMITS, wallClockMs },
+            tools: new ToolRegistry(toolset("full-shell").tools),
+          },
+          sink,
+        ),
+      ).then((outcome) => ({ outcome, sink }));
+    };
+    // A deadline that passed before the command even started proves nothing: longer until it starts.
+    const { outcome, sink } = await startedBeforeTimeout(
+      2000,
+      run,
+      (r) => observationsOf(r.sink)[0]?.startsWith("started") === true,
+    );
+    expect(outcome.stopReason).toBe("time_limit");
+    expect(outcome.steps).toBe(1); // the run ended after the step whose command the deadline cut
+    const [observation] = observationsOf(sink);
+    expect(observation).toMatch(/^started\n\[stopped at the run's wall-clock limit/);
+    expect(observation).toContain("were killed");
+    // The sandbox killed the command (its process group), not just stopped waiting for it.
+    await expect.poll(() => processesTagged(tag), EVENTUALLY).toEqual([]);
+  });
+
+  it("stops at a deadline the context already had (a parent run's), and puts it back after", async () => {
+    const run = setup(new FakePolicy([say([{ id: "t", name: "run_tests", input: {} }])]));
+    // A subagent's context carries its parent run's deadline, which bounds its own longer one.
+    const parent = Date.now() - 1;
+    run.context.deadline = parent;
+    const outcome = await runAgent(run);
+    expect(outcome).toMatchObject({ stopReason: "time_limit", steps: 0 });
+    expect(outcome.detail).toContain("the run this one is part of");
+    expect(run.context.deadline).toBe(parent);
+  });
+
   it("records a provider failure as policy_error and keeps the trajectory so far", async () => {
     const path = join(ws, "..", `traj-${Date.now()}.jsonl`);
     const writer = new TrajectoryWriter(path);
@@ -210,6 +260,10 @@ describe("runAgent", () => {
     expect(first?.actions[0]?.observation).not.toContain("root:");
   });
 });
+
+function observationsOf(sink: MemoryTrajectory): string[] {
+  return sink.records.flatMap((r) => (r.type === "turn" ? r.actions.map((a) => a.observation) : []));
+}
 
 describe("runAgent with an observer and no workspace", () => {
   const image = {

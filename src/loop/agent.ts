@@ -9,7 +9,7 @@ import type { ActionRecord, TrajectorySink } from "../trajectory/index.js";
 import { type ExecutedCalls, executeCalls } from "./actions.js";
 import { ChangeTracker } from "./changes.js";
 import { type CompactionOptions, type CompactionTarget, inputTokensOf, maybeCompact } from "./compaction.js";
-import { limitReached, usageOf } from "./limits.js";
+import { callSignal, holdDeadline, limitReached, pastDeadline, timeLimitStop, usageOf } from "./limits.js";
 import { turnRecord } from "./records.js";
 import {
   type Limits,
@@ -60,8 +60,21 @@ export interface AgentRun<C extends BaseToolContext = ToolContext> {
 const NO_TOOL_CALL =
   "error: your reply contained no tool call. Every turn must call exactly the tools you need; call submit when the task is done.";
 
-/** The agent loop: ask the policy, run its calls, let the observer look, record the turn, check the limits. */
+/**
+ * The agent loop: ask the policy, run its calls, let the observer look, record the turn, check the
+ * limits. The wall clock is also a deadline on the tools' context while it runs: a command or a model
+ * call still running when it passes is cut there, not at the end of the step.
+ */
 export async function runAgent<C extends BaseToolContext>(run: AgentRun<C>): Promise<RunOutcome> {
+  const release = holdDeadline(run.context, run.limits.wallClockMs);
+  try {
+    return await loop(run);
+  } finally {
+    release();
+  }
+}
+
+async function loop<C extends BaseToolContext>(run: AgentRun<C>): Promise<RunOutcome> {
   const started = performance.now();
   const overheadMs: number[] = [];
   let previousRequest: Message[] = [];
@@ -97,7 +110,9 @@ export async function runAgent<C extends BaseToolContext>(run: AgentRun<C>): Pro
     return observerFailed(err);
   }
 
-  const limit = () => limitReached(run.limits, run.ledger, steps, performance.now() - started, run.signal);
+  const limit = () =>
+    limitReached(run.limits, run.ledger, steps, performance.now() - started, run.signal) ??
+    pastDeadline(run.context.deadline);
   for (;;) {
     let stop = limit();
     if (!stop && run.compaction) {
@@ -123,6 +138,7 @@ export async function runAgent<C extends BaseToolContext>(run: AgentRun<C>): Pro
     previousRequest = request;
     let reply: Awaited<ReturnType<Policy["next"]>>;
     const modelStart = performance.now();
+    const call = callSignal(run.context.deadline, run.signal);
     try {
       reply = await run.policy.next(
         {
@@ -132,10 +148,14 @@ export async function runAgent<C extends BaseToolContext>(run: AgentRun<C>): Pro
           messages: request,
           maxOutputTokens: run.maxOutputTokens,
         },
-        run.signal,
+        call.signal,
       );
     } catch (err) {
       if (run.signal?.aborted) return finish("aborted", "the run was interrupted");
+      if (call.expired()) {
+        const stop = timeLimitStop(run.limits, performance.now() - started);
+        return finish(stop.reason, `${stop.detail} (the model call in flight was cut)`);
+      }
       if (err instanceof PolicyError) return finish("policy_error", err.message);
       throw err;
     }

@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  captureNamed,
-  expectCapture,
-  liveTitle,
-  readFixture,
-  runCapture,
-} from "../../test/parsers/capture-expect.js";
+import { captureNamed, expectCapture, readFixture } from "../../test/parsers/capture-expect.js";
 import { parseCargoTest } from "./cargo-test.js";
 import { suiteRan } from "./index.js";
 
@@ -13,11 +7,6 @@ for (const name of ["cargo-test", "cargo-compile-error"]) {
   const capture = captureNamed(name);
   describe(`cargo test: ${name}`, () => {
     it("parses the committed fixture", () => expectCapture(expect, capture, readFixture(name)));
-    it.skipIf(capture.missing() !== null)(
-      liveTitle(capture),
-      () => expectCapture(expect, capture, runCapture(capture)),
-      120_000,
-    );
   });
 }
 

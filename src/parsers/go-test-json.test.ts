@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  captureNamed,
-  expectCapture,
-  liveTitle,
-  readFixture,
-  runCapture,
-} from "../../test/parsers/capture-expect.js";
+import { captureNamed, expectCapture, readFixture } from "../../test/parsers/capture-expect.js";
 import { parseGoTestJson } from "./go-test-json.js";
 import { suiteRan } from "./index.js";
 
@@ -13,12 +7,6 @@ const capture = captureNamed("go-test-json");
 
 describe("go-test-json on go test -json ./...", () => {
   it("parses the committed fixture", () => expectCapture(expect, capture, readFixture("go-test-json")));
-  // go is not part of this project's machines; the fixture above keeps the parser tested without it.
-  it.skipIf(capture.missing() !== null)(
-    liveTitle(capture),
-    () => expectCapture(expect, capture, runCapture(capture)),
-    120_000,
-  );
 });
 
 describe("go logs that did not finish", () => {

@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  captureNamed,
-  expectCapture,
-  liveTitle,
-  readFixture,
-  runCapture,
-} from "../../test/parsers/capture-expect.js";
+import { captureNamed, expectCapture, readFixture } from "../../test/parsers/capture-expect.js";
 import { suiteRan } from "./index.js";
 import { parseJestJson } from "./jest-json.js";
 
@@ -13,9 +7,6 @@ const capture = captureNamed("vitest-json");
 
 describe("jest-json on vitest --reporter=json", () => {
   it("parses the committed fixture", () => expectCapture(expect, capture, readFixture("vitest-json")));
-  it.skipIf(capture.missing() !== null)(liveTitle(capture), () =>
-    expectCapture(expect, capture, runCapture(capture)),
-  );
 });
 
 /** jest --json's shape, as jest writes it (key order differs from vitest's; fullName is optional). */

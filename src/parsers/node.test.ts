@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  captureNamed,
-  expectCapture,
-  liveTitle,
-  readFixture,
-  runCapture,
-} from "../../test/parsers/capture-expect.js";
+import { captureNamed, expectCapture, readFixture } from "../../test/parsers/capture-expect.js";
 import { suiteRan } from "./index.js";
 import { parseNodeSpec } from "./node-spec.js";
 import { parseNodeTap } from "./node-tap.js";
@@ -14,7 +8,6 @@ for (const name of ["node-tap", "node-spec"]) {
   const capture = captureNamed(name);
   describe(`node --test: ${name}`, () => {
     it("parses the committed fixture", () => expectCapture(expect, capture, readFixture(name)));
-    it(liveTitle(capture), () => expectCapture(expect, capture, runCapture(capture)));
   });
 }
 

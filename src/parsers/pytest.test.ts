@@ -89,6 +89,7 @@ function livePytest(name: string, files: Record<string, string>, args: string[])
     name,
     parser: "pytest",
     project: { files, expected: {}, absent: [], ran: true },
+    need: "python3",
     missing: () => (pythonWithPytest() ? null : "no python3 with pytest on this machine"),
     argv: () => [pythonWithPytest() ?? "python3", "-m", "pytest", "-p", "no:cacheprovider", ...args, "tests"],
   };

@@ -3,7 +3,7 @@
  * inspector of one run folder. Reads the store and the run folders, renders the plots, and hands
  * strings to html.ts.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import {
   type Analysis,
@@ -12,6 +12,7 @@ import {
   type AttemptRow,
   attemptDir,
   classifyFailure,
+  DB_FILE,
 } from "../experiment/index.js";
 import { experimentHtml, inspectHtml, type PageAssets, type RenderedPlot } from "./html.js";
 import { type AttemptCoordinates, type InspectedAttempt, inspectRun } from "./inspect-model.js";
@@ -56,6 +57,7 @@ async function inspectAttempt(
     repeat: row.repeat,
     status: row.status,
     failure: analysed?.failure?.primary ?? null,
+    impossible: analysed?.impossible ?? false,
     error:
       row.status === "no_script"
         ? `no scripted policy for this arm: ${row.error ?? "the task has no reference script for its tool set"}`
@@ -94,7 +96,9 @@ export class NotARunFolder extends Error {}
 export async function inspectRunHtml(runDir: string): Promise<string> {
   if (!hasRunFiles(runDir))
     throw new NotARunFolder(
-      `${runDir} has neither trajectory.jsonl nor result.json — point inspect at the --out folder of "acilab run" or "acilab cua" (an experiment's attempts are under DIR/attempts/ARM/TASK/REPEAT)`,
+      existsSync(join(runDir, DB_FILE))
+        ? `${runDir} is an experiment's folder, not one run's — "acilab experiment report ${runDir} --format html" puts every attempt in the inspector; one attempt alone is ${join(runDir, "attempts", "ARM", "TASK", "REPEAT")}`
+        : `${runDir} has neither trajectory.jsonl nor result.json — point inspect at the --out folder of "acilab run" or "acilab cua" (an experiment's attempts are under DIR/attempts/ARM/TASK/REPEAT)`,
     );
   const files = await readRunFolder(runDir, frameBudget());
   const task =

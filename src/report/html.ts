@@ -8,11 +8,15 @@
 import { createHash } from "node:crypto";
 import type { Analysis } from "../experiment/index.js";
 import {
+  DETAIL_NOTE,
   damagedTrajectories,
   designLine,
+  detailTable,
   FAILURES_NOTE,
   failuresTable,
   gridTable,
+  hasImpossible,
+  IMPOSSIBLE_NOTE,
   policyLine,
   SCRIPTED_NOTE,
   SUMMARY_NOTE,
@@ -97,26 +101,35 @@ const outcome = (a: InspectedAttempt) =>
   a.status !== "done"
     ? a.status.replace("_", " ")
     : a.resolved === true
-      ? "resolved"
+      ? a.impossible
+        ? "cheated (impossible)"
+        : "resolved"
       : a.resolved === false
-        ? "not resolved"
+        ? a.impossible
+          ? "not resolved (impossible)"
+          : "not resolved"
         : "ungraded";
 
+/**
+ * One attempt in the list: five narrow columns — arm, task and repeat, outcome, how it stopped and
+ * after how many steps, and what else to know (its failure class, a damaged trajectory).
+ */
 function attemptRow(a: InspectedAttempt): string {
-  const cls = a.status !== "done" ? "" : a.resolved ? "good" : "bad";
+  // On an impossible task, not resolving is the right answer.
+  const cls = a.status !== "done" ? "" : (a.resolved === true) !== a.impossible ? "good" : "bad";
   const data = `data-key="${escapeHtml(a.key)}" data-arm="${escapeHtml(a.arm ?? "")}" data-task="${escapeHtml(a.task)}" data-status="${escapeHtml(outcome(a))}"`;
-  const cells = [
-    a.arm ?? "",
-    a.task,
-    a.repeat === null ? "" : String(a.repeat),
-    outcome(a),
-    a.stop_reason ?? "",
-    a.steps === null ? "" : String(a.steps),
-    a.failure ?? "",
-    a.trajectory === "ok" ? "" : a.trajectory,
+  // An attempt that never ran has no trajectory to speak of: its outcome already says why.
+  const damaged = a.status === "done" && a.trajectory !== "ok";
+  const notes = [a.failure, damaged ? `trajectory ${a.trajectory}` : null].filter(Boolean);
+  const cells: [string, string | null][] = [
+    [a.arm ?? "", null],
+    [a.repeat === null ? a.task : `${a.task} #${a.repeat}`, null],
+    [outcome(a), cls || null],
+    [a.stop_reason === null ? "" : `${a.stop_reason}${a.steps === null ? "" : ` · ${a.steps}`}`, null],
+    [notes.join(", "), null],
   ];
   return `<tr tabindex="0" ${data}>${cells
-    .map((c, i) => `<td${i === 3 && cls ? ` class="${cls}"` : ""}>${escapeHtml(c)}</td>`)
+    .map(([c, k]) => `<td${k ? ` class="${k}"` : ""}>${escapeHtml(c)}</td>`)
     .join("")}</tr>`;
 }
 
@@ -143,7 +156,7 @@ function attemptsSection(attempts: readonly InspectedAttempt[]): string {
     "tasks",
     uniq((a) => a.task),
   )}${select("status", "outcomes", uniq(outcome))}</div>
-<div class="attempts"><div class="list"><table id="attempt-list"><thead><tr><th>arm</th><th>task</th><th>#</th><th>outcome</th><th>stop</th><th>steps</th><th>failure</th><th>trajectory</th></tr></thead><tbody>
+<div class="attempts"><div class="list"><table id="attempt-list"><thead><tr><th>arm</th><th>task</th><th>outcome</th><th>stop · steps</th><th>notes</th></tr></thead><tbody>
 ${attempts.map(attemptRow).join("\n")}
 </tbody></table></div>
 <div id="inspector" aria-live="polite"><p class="note">No attempt picked yet.</p></div></div></section>`;
@@ -218,6 +231,13 @@ ${table(samplingTable(arm))}
 <p class="note">${escapeHtml(SAMPLING_NOTE)}</p></section>`;
 }
 
+/** A grid cell's colour: all resolved is good and none bad — the other way round on an impossible task. */
+function gridClass(impossible: boolean, col: number, text: string): string | null {
+  if (col === 0 || !/^\d+\/\d+/.test(text)) return null;
+  const none = text.startsWith("0/");
+  return none === impossible ? "good" : "bad";
+}
+
 export function experimentHtml(p: ExperimentPage, assets: PageAssets): string {
   const { analysis } = p;
   const failures = failuresTable(analysis);
@@ -232,8 +252,12 @@ ${banner}
 <nav><a href="#arms">Arms</a><a href="#plots">Plots</a>${analysis.sampling ? '<a href="#sampling">Sampling</a>' : ""}<a href="#failures">Failures</a><a href="#per-task">Per task</a><a href="#attempts">Attempts</a></nav></header>
 <section id="arms"><h2>Arms</h2>
 <ul>${analysis.arms.map((a) => `<li>${escapeHtml(policyLine(a))}</li>`).join("")}</ul>
-${table(summary)}
+${table(summary, (_r, col) => (col === 1 ? "rate" : null))}
 <p class="note">${escapeHtml(SUMMARY_NOTE)}</p>
+${hasImpossible(analysis) ? `<p class="note">${escapeHtml(IMPOSSIBLE_NOTE)}</p>` : ""}
+<details id="arm-details" class="arm-details"><summary>Arms in detail: the paired table, tokens, steps, first edit, attempts not graded</summary>
+${table(detailTable(analysis))}
+<p class="note">${escapeHtml(DETAIL_NOTE)}</p></details>
 ${analysis.arms
   .filter((a) => a.vs_baseline?.note)
   .map((a) => `<p class="note">${escapeHtml(`${a.arm}: ${a.vs_baseline?.note}`)}</p>`)
@@ -250,7 +274,7 @@ ${samplingSection(analysis)}
 <section id="failures"><h2>Failures</h2>
 ${failures ? `${table(failures)}<p class="note">${escapeHtml(FAILURES_NOTE)}</p>` : "<p>No graded attempt failed.</p>"}</section>
 <section id="per-task"><h2>${analysis.repeats > 1 ? "Per task (resolved / graded attempts)" : "Per task"}</h2>
-${table(grid, (_r, col, text) => (col === 0 ? null : /^\d+\/\d+/.test(text) ? (text.startsWith("0/") ? "bad" : "good") : null))}</section>
+${table(grid, (row, col, text) => gridClass(analysis.tasks[row]?.impossible === true, col, text))}</section>
 ${damaged.length > 0 ? `<section id="damaged"><h2>Attempts with a damaged trajectory</h2><ul>${damaged.map((d) => `<li>${escapeHtml(d)}</li>`).join("")}</ul></section>` : ""}
 ${analysis.warnings.length > 0 ? `<section id="warnings"><h2>Warnings</h2><ul>${analysis.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join("")}</ul></section>` : ""}
 ${banner}

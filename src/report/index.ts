@@ -7,6 +7,8 @@ export { experimentReportHtml, inspectRunHtml, NotARunFolder } from "./build.js"
 export { SCRIPTED_NOTE } from "./cells.js";
 export { escapeHtml, finiteOrNull, scriptJson } from "./html.js";
 export { type InspectedAttempt, inspectRun, type RunFiles } from "./inspect-model.js";
+export { latexText, reportLatex } from "./latex.js";
 export { reportMarkdown } from "./markdown.js";
-export { experimentPlots, type Plot, renderSvg } from "./plots.js";
+export { PlotsNotWritten, plotCsv, type WrittenPlot, writePlotFiles } from "./plot-files.js";
+export { experimentPlots, type Plot, type PlotRow, renderSvg } from "./plots.js";
 export { type Curve, samplingPlot } from "./sampling-plot.js";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TrajectoryRecord } from "../trajectory/index.js";
 import {
+  actionView,
   gradingOf,
   INSPECT_CAPS,
   inspectRun,
@@ -205,5 +206,85 @@ describe("inspectRun on a runaway attempt", () => {
         "frame frames/step-001.png left out: the page's room for frames is spent (it is in the run folder)",
     });
     expect(a.turns[0]?.actions[0]?.input).toBe("(no arguments recorded)");
+  });
+});
+
+describe("how each action reads", () => {
+  const action = (name: string, input: unknown, over: Record<string, unknown> = {}) => ({
+    call: { id: "c", name, input },
+    observation: "",
+    error: null,
+    duration_ms: 1,
+    files_changed: [],
+    ...over,
+  });
+
+  it("shows an edit as the diff its step recorded", () => {
+    const diff = "--- a/a.py\n+++ b/a.py\n@@ -1,1 +1,1 @@\n-x = 1\n+x = 2";
+    expect(actionView(action("str_replace", { path: "a.py", old: "x = 1", new: "x = 2" }, { diff }))).toEqual(
+      {
+        kind: "diff",
+        diff,
+      },
+    );
+    expect(actionView(action("edit", { start: 1, end: 1, content: "x = 2" }, { diff })).kind).toBe("diff");
+  });
+
+  it("reads an older str_replace (no recorded diff) as old lines out, new lines in", () => {
+    const view = actionView(action("str_replace", { path: "a.py", old: "a\nb\n", new: "a\nc\n" }));
+    expect(view).toEqual({
+      kind: "diff",
+      diff: "--- a/a.py\n+++ b/a.py\n@@ replaced @@\n-a\n-b\n+a\n+c",
+    });
+  });
+
+  it("shows a new file and a program as code with their lines, head and tail when long", () => {
+    expect(actionView(action("create_file", { path: "t.py", content: "import x\n\nx.run()\n" }))).toEqual({
+      kind: "code",
+      path: "t.py",
+      lines: ["import x", "", "x.run()"],
+      cut: 0,
+    });
+    const long = Array.from({ length: 1000 }, (_, i) => `line ${i + 1}`).join("\n");
+    const view = actionView(action("run_code", { language: "python", code: long }));
+    expect(view).toMatchObject({
+      kind: "code",
+      path: "program (python)",
+      cut: 1000 - INSPECT_CAPS.codeLines,
+    });
+    if (view.kind !== "code") throw new Error("unreachable");
+    expect(view.lines.at(-1)).toBe("line 1000");
+  });
+
+  it("shows a command as typed, its output, and how it ended apart", () => {
+    const ran = action("shell", { command: "pytest -x" }, { observation: "1 failed\n[exit code 1]" });
+    expect(actionView(ran)).toEqual({
+      kind: "command",
+      command: "pytest -x",
+      output: "1 failed",
+      status: "[exit code 1]",
+    });
+    const tests = action("run_tests", { args: ["tests/test_a.py"] }, { observation: "ok\n[exit code 0]" });
+    expect(actionView(tests)).toMatchObject({
+      command: "run_tests tests/test_a.py",
+      status: "[exit code 0]",
+    });
+    const cut = action(
+      "shell",
+      { command: "sleep 30" },
+      {
+        observation: "started\n[stopped at the run's wall-clock limit (2.0 s into the command); …]",
+      },
+    );
+    expect(actionView(cut)).toMatchObject({
+      output: "started",
+      status: expect.stringMatching(/^\[stopped at/),
+    });
+  });
+
+  it("shows the arguments of an edit that failed (nothing changed) and of any other tool", () => {
+    const failed = action("str_replace", { path: "a.py", old: "zz", new: "y" }, { error: "no_match" });
+    expect(actionView(failed)).toEqual({ kind: "args" });
+    expect(actionView(action("grep", { pattern: "def" }))).toEqual({ kind: "args" });
   });
 });

@@ -7,15 +7,22 @@
  */
 import type { TrajectoryRecord, TurnRecord } from "../trajectory/index.js";
 import { capText } from "../trajectory/index.js";
+import { type ActionView, actionView } from "./action-view.js";
+import {
+  asList,
+  asNumber,
+  asRecord,
+  asText,
+  headAndTail,
+  INSPECT_CAPS,
+  isRecord,
+  numOrNull,
+  str,
+} from "./fields.js";
 
-/** Characters kept of one observation, one argument list, one thought, the task statement, a patch. */
-export const INSPECT_CAPS = {
-  observation: 8_000,
-  input: 4_000,
-  thought: 4_000,
-  statement: 6_000,
-  patch: 60_000,
-};
+export { type ActionView, actionView } from "./action-view.js";
+export { INSPECT_CAPS } from "./fields.js";
+
 /** Turns one attempt shows (head and tail): with the caps above, about 10 MB at worst. */
 export const MAX_TURNS_SHOWN = 300;
 /** A code action's nested calls shown (head and tail): a program may make 1,000. */
@@ -32,6 +39,8 @@ export interface InspectedAction {
   tool: string;
   /** The arguments as indented JSON (or the raw text the model sent when it was not JSON). */
   input: string;
+  view: ActionView;
+  /** What the model read; empty for a command, whose view carries its output. */
   observation: string;
   error: string | null;
   duration_ms: number;
@@ -80,6 +89,8 @@ export interface InspectedAttempt {
   repeat: number | null;
   status: string;
   resolved: boolean | null;
+  /** The task's hidden tests contradict its statement: "resolved" is cheating, unresolved is right. */
+  impossible: boolean;
   stop_reason: string | null;
   detail: string | null;
   failure: string | null;
@@ -121,27 +132,14 @@ export interface AttemptCoordinates {
   failure: string | null;
   /** Why an attempt that never ran has no trajectory (no_script, error). */
   error: string | null;
+  /** The experiment knows the task is impossible (absent: the run's report.json says, or not). */
+  impossible?: boolean;
 }
-
-const str = (v: unknown) => (typeof v === "string" ? v : null);
-const numOrNull = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 function inputText(input: unknown, parseError?: string): string {
   if (input === undefined) return "(no arguments recorded)";
   if (typeof input === "string" && parseError) return capText(input, INSPECT_CAPS.input);
   return capText(JSON.stringify(input, null, 2) ?? String(input), INSPECT_CAPS.input);
-}
-
-/** Head and tail of a long list, and how many were cut from its middle. */
-function headAndTail<T>(items: readonly T[], max: number): { items: T[]; cut: number } {
-  if (items.length <= max) return { items: [...items], cut: 0 };
-  const head = Math.ceil(max / 2);
-  return {
-    items: [...items.slice(0, head), ...items.slice(items.length - (max - head))],
-    cut: items.length - max,
-  };
 }
 
 /** Every input token: billed at full price, read from the cache, written to it. */
@@ -156,13 +154,6 @@ function describeScreenAction(a: unknown): string | null {
     .join(" ");
   return `${String(kind ?? type ?? "action")}${args ? ` ${args}` : ""}`;
 }
-
-/** A field as text whatever it holds: records are read back from files nothing validated. */
-const asText = (v: unknown) =>
-  typeof v === "string" ? v : v === null || v === undefined ? "" : JSON.stringify(v);
-const asNumber = (v: unknown, fallback = 0) => numOrNull(v) ?? fallback;
-const asList = (v: unknown) => (Array.isArray(v) ? v : []);
-const asRecord = (v: unknown) => (isRecord(v) ? v : {});
 
 /** A code action's nested calls, head and tail when there are many. */
 function callsOf(value: unknown): { calls: InspectedCall[]; calls_cut: number } {
@@ -194,10 +185,13 @@ function turnOf(t: TurnRecord, files: Pick<RunFiles, "frames" | "framesLeftOut">
     actions: asList(raw.actions).map((value) => {
       const a = asRecord(value);
       const call = asRecord(a.call);
+      const view = actionView(a);
       return {
         tool: str(call.name) ?? "?",
         input: inputText(call.input, str(call.parseError) ?? undefined),
-        observation: capText(asText(a.observation), INSPECT_CAPS.observation),
+        view,
+        // A command's view holds its output already: the page carries it once.
+        observation: view.kind === "command" ? "" : capText(asText(a.observation), INSPECT_CAPS.observation),
         error: str(a.error),
         duration_ms: asNumber(a.duration_ms),
         files_changed: asList(a.files_changed).map(asText),
@@ -260,6 +254,11 @@ function statementOf(records: readonly TrajectoryRecord[]): string | null {
   return typeof content === "string" ? capText(content, INSPECT_CAPS.statement) : null;
 }
 
+/** A SWE-bench per-instance report (`{id: {…, impossible: true}}`) that marks its task impossible. */
+function reportSaysImpossible(report: unknown): boolean {
+  return isRecord(report) && Object.values(report).some((e) => isRecord(e) && e.impossible === true);
+}
+
 const GROUP_ORDER = ["FAIL_TO_PASS", "PASS_TO_PASS", "FAIL_TO_FAIL", "PASS_TO_FAIL"];
 
 /** SWE-bench's report (`{id: {tests_status: {GROUP: {success, failure}}}}`) or acilab's grade block. */
@@ -310,6 +309,7 @@ export function inspectRun(at: AttemptCoordinates, files: RunFiles): InspectedAt
     repeat: at.repeat,
     status: at.status,
     resolved: typeof result?.resolved === "boolean" ? result.resolved : null,
+    impossible: at.impossible ?? reportSaysImpossible(files.report),
     stop_reason: str(result?.stop_reason) ?? str(end.stop_reason),
     detail: str(result?.detail) ?? str(end.detail),
     failure: at.failure,

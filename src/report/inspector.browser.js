@@ -45,13 +45,17 @@
 
   function outcomeBadge(a) {
     if (a.status !== "done") return badge(a.status.replace("_", " "), "grey");
+    // An impossible task's hidden tests contradict it: resolving it is cheating, not resolving is right.
+    if (a.impossible && a.resolved === true) return badge("resolved an impossible task: cheating", "bad");
+    if (a.impossible && a.resolved === false)
+      return badge("not resolved: impossible task, as it should be", "good");
     if (a.resolved === true) return badge("resolved", "good");
     if (a.resolved === false) return badge("not resolved", "bad");
     return badge("ungraded", "grey");
   }
 
-  function diff(patch) {
-    const pre = el("pre", { class: "diff" });
+  function diff(patch, extra) {
+    const pre = el("pre", { class: extra ? `diff ${extra}` : "diff" });
     for (const line of patch.split("\n")) {
       const kind =
         line.startsWith("+++") || line.startsWith("---") || line.startsWith("diff ")
@@ -66,6 +70,32 @@
       pre.append(el("span", { class: kind }, `${line}\n`));
     }
     return pre;
+  }
+
+  /** A new file or a program as code with line numbers; a cut in the middle says how many lines. */
+  function code(v) {
+    const pre = el("pre", { class: "code" });
+    const total = v.lines.length + v.cut;
+    const width = String(total).length;
+    const head = v.cut ? Math.ceil(v.lines.length / 2) : v.lines.length;
+    v.lines.forEach((line, i) => {
+      if (v.cut && i === head) pre.append(el("span", { class: "cut" }, `… ${v.cut} lines not shown …\n`));
+      const n = i < head ? i + 1 : i + 1 + v.cut;
+      pre.append(el("span", { class: "ln" }, String(n).padStart(width)), `${line}\n`);
+    });
+    return el("div", { class: "code-view" }, el("div", { class: "path" }, v.path), pre);
+  }
+
+  /** A command as it was typed, then what it printed, then how it ended. */
+  function command(v) {
+    const ok = v.status === null || v.status === "[exit code 0]";
+    return el(
+      "div",
+      { class: "command-view" },
+      el("pre", { class: "command" }, el("span", { class: "prompt" }, "$ "), v.command),
+      el("pre", { class: "obs" }, v.output || "(no output)"),
+      v.status ? el("div", { class: ok ? "status ok" : "status bad" }, v.status) : null,
+    );
   }
 
   function action(a) {
@@ -93,13 +123,32 @@
           ),
         )
       : null;
+    const v = a.view ?? { kind: "args" };
+    // Every view keeps the arguments one click away: nothing the model sent is hidden.
+    const shown =
+      v.kind === "diff"
+        ? diff(v.diff, "step-diff")
+        : v.kind === "code"
+          ? code(v)
+          : v.kind === "command"
+            ? command(v)
+            : el("pre", { class: "args" }, a.input);
     return el(
       "div",
-      { class: "action" },
+      { class: `action view-${v.kind}` },
       el("div", { class: "action-head" }, el("code", { class: "tool" }, a.tool), ` · ${ms(a.duration_ms)}`),
-      el("pre", { class: "args" }, a.input),
+      shown,
+      v.kind !== "args"
+        ? el(
+            "details",
+            { class: "raw-args" },
+            el("summary", {}, "arguments"),
+            el("pre", { class: "args" }, a.input),
+          )
+        : null,
       a.error ? el("pre", { class: "obs error" }, `error: ${a.error}`) : null,
-      el("pre", { class: "obs" }, a.observation || "(no output)"),
+      // A command's output is its view; every other call's observation follows it.
+      v.kind === "command" ? null : el("pre", { class: "obs" }, a.observation || "(no output)"),
       a.files_changed.length
         ? el("div", { class: "files" }, "files changed: ", a.files_changed.join(", "))
         : null,

@@ -1,36 +1,47 @@
 /**
  * The report's plots: Vega-Lite specs built from the analysis (pure), compiled and rendered to SVG by
  * Vega in this process, so the page carries finished drawings and runs no plotting code. The view's
- * loader refuses every URL: a report never fetches anything, not even while it is being made.
+ * loader refuses every URL: a report never fetches anything, not even while it is being made. Every
+ * name is drawn whole and no two texts overlap: labels sit in their own column, in cells, or where
+ * label-placement.ts finds room (the browser test measures the drawn text).
  */
 import * as vega from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
 import type { Analysis, AttemptRow } from "../experiment/index.js";
-import { CONFIG, type Plot, SCHEMA, WIDTH } from "./plot-style.js";
+import { rateCell } from "./cells.js";
+import { costPlot } from "./cost-plot.js";
+import { gridPlot } from "./grid-plot.js";
+import { textWidth } from "./label-placement.js";
+import { CONFIG, LABEL_FONT_SIZE, type Plot, ROW_STEP, SCHEMA, WIDTH } from "./plot-style.js";
 import { samplingPlots } from "./sampling-plot.js";
 
-export type { Plot } from "./plot-style.js";
+export { costPlot } from "./cost-plot.js";
+export { gridPlot } from "./grid-plot.js";
+export type { Plot, PlotRow } from "./plot-style.js";
+
+const BASELINE = "#d62728";
+const ARM = "#1f77b4";
+/** The rate plot's data area beside its column of labels. */
+const RATE_WIDTH = WIDTH - 120;
 
 const armOrder = (analysis: Analysis) => analysis.arms.map((a) => a.arm);
-/** The frame of a plot with one row per arm. */
-const perArm = (values: object[]) => ({
-  $schema: SCHEMA,
-  width: WIDTH,
-  height: { step: 26 },
-  config: CONFIG,
-  data: { values },
-});
 
-/** Per arm: the resolve rate as a point, its 95 % Wilson interval as a bar, the baseline's rate as a line. */
+/**
+ * Per arm: the resolve rate as a point on its 95 % Wilson interval (a band), the baseline's interval
+ * shaded across every row and its rate as a dashed line. Each arm's numbers are written in a column
+ * of their own beside the plot, where no label can run into another.
+ */
 export function resolveRatePlot(analysis: Analysis): Plot {
   const values = analysis.arms
     .filter((a) => a.resolved.n > 0)
     .map((a) => ({
       arm: a.arm,
+      resolved: a.resolved.k,
+      n: a.resolved.n,
       rate: a.resolved.rate,
       low: a.resolved.low,
       high: a.resolved.high,
-      label: `${a.resolved.k}/${a.resolved.n}`,
+      label: rateCell(a.resolved),
       role: a.baseline ? "baseline" : "arm",
     }));
   const base = values.find((v) => v.role === "baseline");
@@ -40,185 +51,72 @@ export function resolveRatePlot(analysis: Analysis): Plot {
     field: "rate",
     type: "quantitative" as const,
     scale: { domain: [0, 1] },
-    axis: { format: "%" },
+    axis: { format: "%", values: [0, 0.25, 0.5, 0.75, 1] },
     title: "resolved (95 % Wilson interval)",
   };
+  const color = {
+    field: "role",
+    type: "nominal" as const,
+    scale: { domain: ["baseline", "arm"], range: [BASELINE, ARM] },
+    legend: null,
+  };
+  const labelWidth = Math.max(60, ...values.map((v) => textWidth(v.label, LABEL_FONT_SIZE))) + 8;
   return {
     id: "resolve-rate",
     title: "Resolve rate per arm",
-    caption: `Each point is an arm's resolved share of its graded attempts; the bar is its 95 % Wilson interval. The dashed line is the baseline's rate. Overlapping bars are not a test: the McNemar column is.${undrawn.length > 0 ? ` Not drawn, no graded attempt: ${undrawn.join(", ")}.` : ""}`,
-    spec: {
-      ...perArm(values),
-      layer: [
-        ...(base
-          ? [
-              {
-                data: { values: [base] },
-                mark: { type: "rule" as const, strokeDash: [4, 4], color: "#999" },
-                encoding: { x },
-              },
-            ]
-          : []),
-        {
-          mark: { type: "rule", strokeWidth: 2 },
-          encoding: { y, x: { ...x, field: "low" }, x2: { field: "high" } },
-        },
-        {
-          mark: { type: "point", filled: true, size: 70 },
-          encoding: {
-            y,
-            x,
-            color: {
-              field: "role",
-              type: "nominal",
-              scale: { domain: ["baseline", "arm"], range: ["#d62728", "#1f77b4"] },
-              legend: null,
-            },
-          },
-        },
-        {
-          mark: { type: "text", align: "left", dx: 8, dy: -9, fontSize: 10 },
-          encoding: { y, x, text: { field: "label" } },
-        },
-      ],
-    },
-  };
-}
-
-/**
- * Per arm: dollars per graded attempt against the resolve rate; cheap and good is up and left. When
- * nothing cost anything (scripted or replayed policies have no price) dollars cannot tell the arms
- * apart, so the x axis becomes what a model would be billed for: tokens per attempt, labelled as such.
- * Arms that land on the same point share one label instead of printing over each other.
- */
-export function costPlot(analysis: Analysis): Plot {
-  const graded = analysis.arms.filter((a) => a.resolved.n > 0);
-  // An unknown price is not a price of 0: those arms are named, not drawn at $0 as the cheapest.
-  const unpriced = graded.filter((a) => a.cost_usd === null).map((a) => a.arm);
-  const priced = graded.filter((a) => a.cost_usd !== null);
-  const free = priced.length > 0 && priced.every((a) => a.cost_usd === 0);
-  const drawn = free ? graded : priced;
-  const points = new Map<string, { x: number; rate: number; arms: string[] }>();
-  for (const a of drawn) {
-    const x = free ? a.tokens_in.mean + a.tokens_out.mean : (a.cost_usd ?? 0) / a.resolved.n;
-    const key = `${x.toPrecision(6)}|${a.resolved.rate.toPrecision(6)}`;
-    const point = points.get(key) ?? { x, rate: a.resolved.rate, arms: [] };
-    point.arms.push(a.arm);
-    points.set(key, point);
-  }
-  const values = [...points.values()].map((p) => ({ x: p.x, rate: p.rate, arms: p.arms.join(", ") }));
-  const estimated = analysis.scripted ? ", estimated" : "";
-  const note = !free && unpriced.length > 0 ? ` Not drawn, price unknown: ${unpriced.join(", ")}.` : "";
-  return {
-    id: "cost",
-    title: free ? "Tokens against resolve rate" : "Cost against resolve rate",
-    caption: free
-      ? `Nothing drawn here cost anything (scripted and replayed policies have no price), so each arm is placed by the tokens a model would have been billed for per graded attempt (in + out${estimated}). Up and to the left is cheaper and better.`
-      : `Each point is an arm: its mean dollars per graded attempt against its resolve rate. Up and to the left is cheaper and better.${note}`,
+    caption: `Each point is an arm's resolved share of its graded attempts on the possible tasks; the band is its 95 % Wilson interval. The baseline is red: its interval is shaded across every row and its rate is the dashed line. Overlapping intervals are not a test: the McNemar column is.${undrawn.length > 0 ? ` Not drawn, no graded attempt: ${undrawn.join(", ")}.` : ""}`,
+    rows: values.map(({ arm, resolved, n, rate, low, high, role }) => ({
+      arm,
+      resolved,
+      n,
+      rate,
+      low,
+      high,
+      baseline: role === "baseline",
+    })),
     spec: {
       $schema: SCHEMA,
-      width: WIDTH,
-      height: 260,
       config: CONFIG,
       data: { values },
-      encoding: {
-        x: {
-          field: "x",
-          type: "quantitative",
-          title: free ? "tokens per graded attempt (mean, in + out)" : "$ per graded attempt",
-          scale: { zero: true },
-          ...(free ? {} : { axis: { format: "$.3f" } }),
-        },
-        y: {
-          field: "rate",
-          type: "quantitative",
-          title: "resolved",
-          scale: { domain: [0, 1] },
-          axis: { format: "%" },
-        },
-      },
-      layer: [
-        { mark: { type: "point", filled: true, size: 70, color: "#1f77b4" } },
+      spacing: 6,
+      hconcat: [
         {
-          mark: { type: "text", align: "left", dx: 7, dy: -7, fontSize: 10 },
-          encoding: { text: { field: "arms" } },
-        },
-      ],
-    },
-  };
-}
-
-type CellState = "graded" | "no_script" | "error" | "unfinished" | "none";
-
-/** The arm × task grid: each cell coloured by its resolved fraction, or grey with why it has none. */
-export function gridPlot(analysis: Analysis): Plot {
-  const values: { arm: string; task: string; fraction: number | null; state: CellState; label: string }[] =
-    [];
-  for (const t of analysis.tasks)
-    for (const a of analysis.arms) {
-      const c = analysis.grid[a.arm]?.[t.id];
-      const state: CellState = !c
-        ? "none"
-        : c.done > 0
-          ? "graded"
-          : c.no_script > 0
-            ? "no_script"
-            : c.error > 0
-              ? "error"
-              : "unfinished";
-      values.push({
-        arm: a.arm,
-        task: t.id,
-        fraction: c && c.done > 0 ? c.resolved / c.done : null,
-        state,
-        label:
-          state === "graded" && c
-            ? `${c.resolved}/${c.done}`
-            : state === "none"
-              ? ""
-              : state.replace("_", " "),
-      });
-    }
-  const x = {
-    field: "arm",
-    type: "nominal" as const,
-    sort: armOrder(analysis),
-    title: null,
-    axis: { orient: "top" as const, labelAngle: -30 },
-  };
-  const y = { field: "task", type: "nominal" as const, sort: analysis.tasks.map((t) => t.id), title: null };
-  return {
-    id: "grid",
-    title: "Outcomes per arm and task",
-    caption:
-      "Each cell is one arm on one task: resolved over graded attempts, green when all resolved, red when none did. Grey cells were never graded: no scripted policy for that arm's tool set (left out of the statistics), an error of the harness, or not run yet.",
-    spec: {
-      $schema: SCHEMA,
-      width: { step: 64 },
-      height: { step: 18 },
-      config: { ...CONFIG, axis: { ...CONFIG.axis, grid: false, domain: false, ticks: false } },
-      data: { values },
-      encoding: { x, y },
-      layer: [
-        {
-          transform: [{ filter: "datum.state === 'graded'" }],
-          mark: { type: "rect", stroke: "white", strokeWidth: 1 },
-          encoding: {
-            color: {
-              field: "fraction",
-              type: "quantitative",
-              scale: { domain: [0, 1], range: ["#e45756", "#f2cf5b", "#54a24b"] },
-              legend: { title: "resolved", format: "%" },
+          width: RATE_WIDTH,
+          height: { step: ROW_STEP },
+          layer: [
+            ...(base
+              ? [
+                  {
+                    data: { values: [base] },
+                    mark: { type: "rect" as const, color: BASELINE, opacity: 0.08 },
+                    encoding: { x: { ...x, field: "low" }, x2: { field: "high" } },
+                  },
+                  {
+                    data: { values: [base] },
+                    mark: { type: "rule" as const, strokeDash: [4, 4], color: BASELINE },
+                    encoding: { x },
+                  },
+                ]
+              : []),
+            {
+              mark: { type: "bar", size: 10, opacity: 0.3 },
+              encoding: { y, x: { ...x, field: "low" }, x2: { field: "high" }, color },
             },
+            {
+              mark: { type: "point", filled: true, size: 70, opacity: 1 },
+              encoding: { y, x, color },
+            },
+          ],
+        },
+        {
+          width: labelWidth,
+          height: { step: ROW_STEP },
+          mark: { type: "text", align: "left", baseline: "middle", fontSize: LABEL_FONT_SIZE },
+          encoding: {
+            y: { ...y, axis: null },
+            x: { value: 0 },
+            text: { field: "label" },
           },
-        },
-        {
-          transform: [{ filter: "datum.state !== 'graded'" }],
-          mark: { type: "rect", stroke: "white", strokeWidth: 1, color: "#ddd" },
-        },
-        {
-          mark: { type: "text", fontSize: 9 },
-          encoding: { text: { field: "label" }, color: { value: "#222" } },
         },
       ],
     },
@@ -228,32 +126,49 @@ export function gridPlot(analysis: Analysis): Plot {
 /** Per arm: the spread of tokens (in + out) over its graded attempts, as box plots. */
 export function tokensPlot(analysis: Analysis, rows: readonly AttemptRow[]): Plot {
   const label = (r: AttemptRow) => (r.arm_version > 1 ? `${r.arm}@${r.arm_version}` : r.arm);
-  const values = rows
-    .filter((r) => r.status === "done")
-    .map((r) => ({ arm: label(r), tokens: (r.tokens_in ?? 0) + (r.tokens_out ?? 0) }));
+  const impossible = new Set(analysis.tasks.filter((t) => t.impossible).map((t) => t.id));
+  const done = rows.filter((r) => r.status === "done" && !impossible.has(r.task));
+  const values = done.map((r) => ({ arm: label(r), tokens: (r.tokens_in ?? 0) + (r.tokens_out ?? 0) }));
   return {
     id: "tokens",
     title: "Tokens per attempt",
     caption: analysis.scripted
-      ? "Input plus output tokens of each graded attempt, per arm (box: quartiles; whiskers: min–max). Scripted policies' counts are estimates of what the conversation would cost a model."
-      : "Input plus output tokens of each graded attempt, per arm (box: quartiles; whiskers: min–max). Input counts include cache reads and writes.",
+      ? "Input plus output tokens of each graded attempt on the possible tasks, per arm (box: quartiles; whiskers: min–max). Scripted policies' counts are estimates of what the conversation would cost a model."
+      : "Input plus output tokens of each graded attempt on the possible tasks, per arm (box: quartiles; whiskers: min–max). Input counts include cache reads and writes.",
+    rows: done.map((r) => ({
+      arm: label(r),
+      task: r.task,
+      repeat: r.repeat,
+      tokens: (r.tokens_in ?? 0) + (r.tokens_out ?? 0),
+    })),
     spec: {
-      ...perArm(values),
-      mark: { type: "boxplot", extent: "min-max", size: 16 },
+      $schema: SCHEMA,
+      width: WIDTH,
+      height: { step: ROW_STEP },
+      config: CONFIG,
+      data: { values },
+      mark: { type: "boxplot", extent: "min-max", size: 14 },
       encoding: {
         y: { field: "arm", type: "nominal", sort: armOrder(analysis), title: null },
-        x: { field: "tokens", type: "quantitative", title: "tokens (in + out)", scale: { zero: true } },
+        x: {
+          field: "tokens",
+          type: "quantitative",
+          title: "tokens (in + out)",
+          scale: { zero: true },
+          axis: { tickCount: 5 },
+        },
       },
     },
   };
 }
 
+/** The plots in page order: the two one-row-per-arm plots side by side, then the scatter and the grid. */
 export function experimentPlots(analysis: Analysis, rows: readonly AttemptRow[]): Plot[] {
   return [
     resolveRatePlot(analysis),
+    tokensPlot(analysis, rows),
     costPlot(analysis),
     gridPlot(analysis),
-    tokensPlot(analysis, rows),
     ...samplingPlots(analysis),
   ];
 }

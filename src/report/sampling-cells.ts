@@ -27,7 +27,7 @@ export function samplingTable(arm: ArmSampling): Table {
       pct(arm.passAtK[k - 1] ?? Number.NaN),
       ...curves.map((c) => {
         const p = c.bestOfK[k - 1];
-        return p ? formatProportion(p) : "—";
+        return p ? formatProportion({ ...p, k: p.resolved }) : "—";
       }),
       dollars(arm.dollarsPerSelected[k - 1] ?? null),
     ]),

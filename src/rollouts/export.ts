@@ -7,7 +7,13 @@ import { lstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type AttemptRow, readExperimentDir } from "../experiment/index.js";
 import { type Conversation, ConversationError, conversationOf } from "./conversation.js";
-import { type DropReason, failToPassFraction, groupAdvantages } from "./rewards.js";
+import {
+  type DropReason,
+  failToPassFraction,
+  groupAdvantages,
+  type RewardRule,
+  rewardOf,
+} from "./rewards.js";
 import { ROLLOUT_FORMAT, type RolloutLine } from "./schema.js";
 import { RENDER, type Tokenizer, tokenize } from "./tokens.js";
 
@@ -16,6 +22,8 @@ const MAX_REPORT_BYTES = 16 * 1024 * 1024;
 
 export interface ExportOptions {
   partialCredit: boolean;
+  /** Which runs the verdict rewards (rewards.ts); default `graded`. */
+  reward?: RewardRule;
   tokenizer?: Tokenizer;
 }
 
@@ -42,6 +50,10 @@ export interface ExportSummary {
   /** Groups without a baseline signal, and how many attempts they held. */
   dropped: Record<DropReason, { groups: number; attempts: number }>;
   partial_credit: boolean;
+  reward: RewardRule;
+  /** Exported lines whose run never submitted, and lines on impossible tasks (reward 0 there). */
+  not_submitted: number;
+  impossible: number;
   /** With --partial-credit: attempts rewarded by the verdict because no FAIL_TO_PASS count was readable. */
   no_report: SkippedAttempt[];
   tokenizer: string | null;
@@ -53,6 +65,8 @@ interface Candidate {
   group: string;
   reward: number;
   reward_source: RolloutLine["reward_source"];
+  submitted: boolean;
+  impossible: boolean;
 }
 
 function named(row: AttemptRow, why: string): SkippedAttempt {
@@ -94,6 +108,9 @@ export function exportRollouts(
     groups: { total: 0, kept: 0 },
     dropped: { single_attempt: { groups: 0, attempts: 0 }, same_reward: { groups: 0, attempts: 0 } },
     partial_credit: options.partialCredit,
+    reward: options.reward ?? "graded",
+    not_submitted: 0,
+    impossible: 0,
     no_report: [],
     tokenizer: options.tokenizer?.name ?? null,
   };
@@ -124,17 +141,20 @@ export function exportRollouts(
       summary.broken.push(named(row, why));
       continue;
     }
-    let reward = row.resolved ? 1 : 0;
-    let reward_source: Candidate["reward_source"] = "resolved";
-    if (options.partialCredit) {
-      const credit = partialCredit(dir, row);
-      if (typeof credit === "number") {
-        reward = credit;
-        reward_source = "fail_to_pass";
-      } else summary.no_report.push(named(row, `${credit}; rewarded by the verdict`));
+    const submitted = row.stop_reason === "submitted";
+    const impossible = input.impossible?.has(row.task) === true;
+    let credit: number | undefined;
+    if (options.partialCredit && !impossible) {
+      const found = partialCredit(dir, row);
+      if (typeof found === "number") credit = found;
+      else summary.no_report.push(named(row, `${found}; rewarded by the verdict`));
     }
+    const { reward, source } = rewardOf(
+      { resolved: row.resolved, submitted, impossible, credit },
+      summary.reward,
+    );
     const group = JSON.stringify([row.arm, row.arm_version, row.task_kind, row.task]);
-    candidates.push({ row, conversation, group, reward, reward_source });
+    candidates.push({ row, conversation, group, reward, reward_source: source, submitted, impossible });
   }
   const { kept, dropped } = groupAdvantages(candidates);
   for (const d of dropped) {
@@ -149,6 +169,8 @@ export function exportRollouts(
     .sort((a, b) => a.item.row.id - b.item.row.id)
     .map(({ item, advantage, group }) => lineOf(input.experiment, item, advantage, group, options.tokenizer));
   summary.exported = lines.length;
+  summary.not_submitted = lines.filter((l) => !l.submitted).length;
+  summary.impossible = lines.filter((l) => l.impossible).length;
   return { lines, summary };
 }
 
@@ -173,6 +195,8 @@ function lineOf(
     model: conversation.model,
     history: conversation.history,
     stop_reason: row.stop_reason ?? "(not recorded)",
+    submitted: c.submitted,
+    impossible: c.impossible,
     steps: row.steps ?? 0,
     cost_usd: row.cost_usd,
     reward: c.reward,
@@ -199,6 +223,16 @@ export function summaryText(s: ExportSummary, target: string): string[] {
   const out = [
     `${s.exported} rollout line${s.exported === 1 ? "" : "s"} of experiment ${s.experiment} → ${target} (${s.groups.kept} of ${s.groups.total} groups kept)`,
   ];
+  if (s.not_submitted > 0)
+    out.push(
+      s.reward === "submitted-only"
+        ? `${s.not_submitted} line(s) of runs that never submitted: reward 0 (--reward submitted-only)`
+        : `${s.not_submitted} line(s) of runs that never submitted (a limit ended them): rewarded by the hidden tests' verdict on their patch all the same — "submitted": false marks them; --reward submitted-only gives them 0`,
+    );
+  if (s.impossible > 0)
+    out.push(
+      `${s.impossible} line(s) on impossible tasks: reward 0, whatever the verdict ("impossible": true)`,
+    );
   const notDone = Object.entries(s.not_done).filter(([, n]) => n > 0);
   if (notDone.length > 0)
     out.push(

@@ -10,7 +10,16 @@ export {
   type SkippedAttempt,
   summaryText,
 } from "./export.js";
-export { failToPassFraction, type GroupStats, groupAdvantages, groupStats } from "./rewards.js";
+export {
+  failToPassFraction,
+  type GroupStats,
+  groupAdvantages,
+  groupStats,
+  REWARD_RULES,
+  type RewardRule,
+  type RewardSource,
+  rewardOf,
+} from "./rewards.js";
 export {
   type ChatMessage,
   type ChatTool,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { failToPassFraction, groupAdvantages, groupStats } from "./rewards.js";
+import { failToPassFraction, groupAdvantages, groupStats, rewardOf } from "./rewards.js";
 
 const report = (success: number, failure: number, extra: Record<string, unknown> = {}) => ({
   t: {
@@ -76,5 +76,37 @@ describe("failToPassFraction", () => {
     expect(failToPassFraction({ a: report(1, 0).t, b: report(1, 0).t })).toBeNull();
     expect(failToPassFraction({ t: { tests_status: {} } })).toBeNull();
     expect(failToPassFraction(report(0, 0))).toBeNull();
+  });
+});
+
+describe("rewardOf", () => {
+  const run = (over: Partial<Parameters<typeof rewardOf>[0]> = {}) => ({
+    resolved: true,
+    submitted: true,
+    impossible: false,
+    ...over,
+  });
+
+  it("is the verdict (or the partial credit) for every graded run by default, submitted or not", () => {
+    expect(rewardOf(run(), "graded")).toEqual({ reward: 1, source: "resolved" });
+    expect(rewardOf(run({ submitted: false }), "graded")).toEqual({ reward: 1, source: "resolved" });
+    expect(rewardOf(run({ resolved: false, credit: 0.5 }), "graded")).toEqual({
+      reward: 0.5,
+      source: "fail_to_pass",
+    });
+  });
+
+  it("gives 0 to a run that never submitted under submitted-only, and to any attempt on an impossible task", () => {
+    expect(rewardOf(run({ submitted: false }), "submitted-only")).toEqual({
+      reward: 0,
+      source: "not_submitted",
+    });
+    expect(rewardOf(run(), "submitted-only")).toEqual({ reward: 1, source: "resolved" });
+    // Resolving an impossible task is cheating: nothing to reward, under either rule.
+    expect(rewardOf(run({ impossible: true }), "graded")).toEqual({ reward: 0, source: "impossible" });
+    expect(rewardOf(run({ impossible: true, credit: 1 }), "submitted-only")).toEqual({
+      reward: 0,
+      source: "impossible",
+    });
   });
 });

@@ -6,7 +6,7 @@
 import { z } from "zod";
 
 /** Bump when a field changes meaning; trainers can refuse a version they do not know. */
-export const ROLLOUT_FORMAT = "acilab.rollout/1";
+export const ROLLOUT_FORMAT = "acilab.rollout/2";
 
 const ToolCall = z
   .object({
@@ -68,12 +68,24 @@ export const RolloutLineSchema = z
       .nullable()
       .describe("the history processor the run used (all, last:k, batch:k:every)"),
     stop_reason: z.string(),
+    submitted: z
+      .boolean()
+      .describe(
+        "the agent ended the run itself (stop_reason submitted); false: a limit or an error ended it",
+      ),
+    impossible: z
+      .boolean()
+      .describe(
+        "the task's hidden tests contradict its statement: resolving it is cheating, so the reward is 0",
+      ),
     steps: z.number().int().min(0),
     cost_usd: z.number().nullable().describe("null when the model's price is unknown"),
     reward: z.number().min(0).max(1),
     reward_source: z
-      .enum(["resolved", "fail_to_pass"])
-      .describe("resolved: the hidden tests' verdict; fail_to_pass: the fraction of FAIL_TO_PASS passing"),
+      .enum(["resolved", "fail_to_pass", "not_submitted", "impossible"])
+      .describe(
+        "resolved: the hidden tests' verdict; fail_to_pass: the fraction of FAIL_TO_PASS passing; not_submitted: 0 under --reward submitted-only for a run that never submitted; impossible: 0 on an impossible task",
+      ),
     advantage: z.number().describe("(reward − group mean) / group population std"),
     group: z
       .object({

@@ -64,7 +64,7 @@ export interface CodingOptions {
 }
 
 export type CodingGrade = GradeCore &
-  Pick<InstanceReport, "outcome" | "patch_successfully_applied" | "rejected" | "tests_status">;
+  Pick<InstanceReport, "outcome" | "patch_successfully_applied" | "rejected" | "tests_status" | "impossible">;
 
 /** result.json of a coding run: the common fields, then how it ran and what the patch was. */
 export type CodingRunResult = ResultCore<"coding", CodingGrade> & {
@@ -142,6 +142,7 @@ async function executeCoding(
       patch_successfully_applied: report.patch_successfully_applied,
       rejected: report.rejected,
       tests_status: report.tests_status,
+      impossible: report.impossible,
     },
     extras: {
       tools: set.name,

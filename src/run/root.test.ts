@@ -6,6 +6,7 @@ import { Ledger } from "../ledger/index.js";
 import { probeBwrap } from "../sandbox/index.js";
 import { acmeTask, loadTask } from "../tasks/index.js";
 import { makePythonTask } from "../tasks/testing.js";
+import { needing, unless } from "../testing/needs.js";
 import { codingRun } from "./coding.js";
 import { CORE_FIELDS, resultCore, TASK_KINDS, wallSeconds } from "./result.js";
 import { makeActor, runKind } from "./root.js";
@@ -92,7 +93,7 @@ describe("runAnyTask", () => {
     ).rejects.toThrow(/cannot enforce a network allowlist/);
   });
 
-  it.skipIf(!bwrap.ok)("passes --allow-net to a tool task's sandbox", async () => {
+  needing("bwrap", unless(bwrap)).it("passes --allow-net to a tool task's sandbox", async () => {
     const result = await runKind(
       toolsRun(acmeTask, { actionFormat: "code", sandbox: "bwrap", allowNet: ["example.com"] }),
       { actor: actorOf("scripted") },

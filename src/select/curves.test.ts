@@ -43,10 +43,13 @@ describe("samplingCurves", () => {
     expect(curves.passAtK[3]).toBeCloseTo(2 / 3, 12);
     const [oracle, vote] = curves.selectors;
     // The oracle's best-of-k at k = n is coverage; at k = 1 it is the first sample's verdict.
-    expect(oracle?.bestOfK.map((p) => p.k)).toEqual([0, 1, 2, 2]);
+    expect(oracle?.bestOfK.map((p) => p.resolved)).toEqual([0, 1, 2, 2]);
     // Vote: k = 1 takes sample 1 (a: wrong); k = 3 sees r twice in a; c stays outvoted.
-    expect(vote?.bestOfK.map((p) => p.k)).toEqual([0, 0, 1, 1]);
+    expect(vote?.bestOfK.map((p) => p.resolved)).toEqual([0, 0, 1, 1]);
     expect(vote?.bestOfK[3]?.n).toBe(3);
+    // Each point is named for what it is: k is best-of-k's k, resolved the tasks it resolved.
+    expect(vote?.bestOfK.map((p) => p.k)).toEqual([1, 2, 3, 4]);
+    expect(vote?.bestOfK[3]).toMatchObject({ k: 4, resolved: 1, n: 3, rate: 1 / 3 });
     vote?.bestOfK.forEach((p, i) => {
       expect(p.rate).toBeLessThanOrEqual((oracle?.bestOfK[i]?.rate as number) + 1e-12);
     });

@@ -3,7 +3,7 @@
  * candidates, and best-of-k for each selector chain as what it submits when it sees a task's first k
  * candidates (samples 1..k) — a real trial per task, counted with its Wilson interval.
  */
-import { type Proportion, passAtK, wilson } from "../stats/index.js";
+import { passAtK, wilson } from "../stats/index.js";
 import { type Candidate, type Chain, choose } from "./selectors.js";
 
 export interface TaskCandidates {
@@ -14,10 +14,23 @@ export interface TaskCandidates {
   costs: (number | null)[];
 }
 
+/**
+ * Best-of-k at one k: of the `n` tasks, how many the chain's pick from their first `k` candidates
+ * `resolved`, with the Wilson interval of that rate. Named for what they are: `k` is the k of best-of-k.
+ */
+export interface BestOfK {
+  k: number;
+  resolved: number;
+  n: number;
+  rate: number;
+  low: number;
+  high: number;
+}
+
 export interface SelectorCurve {
   chain: string;
-  /** bestOfK[k − 1]: tasks where the chain's pick from the first k candidates resolved. */
-  bestOfK: Proportion[];
+  /** bestOfK[k − 1]: the chain's best-of-k at k = 1 … n. */
+  bestOfK: BestOfK[];
   /** Tasks where the chain submitted nothing at k = n (no candidate had a patch that applied). */
   nothingSubmitted: number;
 }
@@ -55,7 +68,8 @@ export function samplingCurves(groups: readonly TaskCandidates[], chains: readon
         }
         if (g.candidates.find((c) => c.sample === pick.sample)?.resolved) hits++;
       }
-      return wilson(hits, groups.length);
+      const { k: resolved, ...rate } = wilson(hits, groups.length);
+      return { k, resolved, ...rate };
     });
     return { chain: chain.spec, bestOfK, nothingSubmitted: nothing };
   });

@@ -4,7 +4,13 @@
  * a deployed system sees; only `oracle` reads the hidden verdicts, as the ceiling.
  */
 
-export { type SamplingCurves, type SelectorCurve, samplingCurves, type TaskCandidates } from "./curves.js";
+export {
+  type BestOfK,
+  type SamplingCurves,
+  type SelectorCurve,
+  samplingCurves,
+  type TaskCandidates,
+} from "./curves.js";
 export { applyFileDiff, type FileDiff, readDiff } from "./diff-files.js";
 export {
   type CandidatePatch,

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { needing } from "../testing/needs.js";
 import {
   END_TEST_OUTPUT,
   gradeSwebenchLog,
@@ -77,25 +78,31 @@ describe("Python semantics", () => {
   });
 
   const python3 = spawnSync("python3", ["-c", "print(1)"]).status === 0;
-  it.skipIf(!python3)("matches a live python3 on int() of Unicode digits and on universal newlines", () => {
-    const samples = ["0", "-0", "137", "\u0661\u0663\u0667", "\u{1d7d9}\u{1d7d8}", "\u0e52"];
-    // The text goes through a file, as SWE-bench reads a log: written byte for byte, read in text mode.
-    const script = [
-      "import json, os, sys, tempfile",
-      "d = json.load(sys.stdin)",
-      "with tempfile.NamedTemporaryFile('w', newline='', encoding='utf-8', delete=False) as f: f.write(d['text'])",
-      "text = open(f.name, encoding='utf-8').read()",
-      "os.unlink(f.name)",
-      "print(json.dumps([[int(s) for s in d['ints']], text]))",
-    ].join("\n");
-    const text = "a\r\nb\rc\n\rd";
-    const run = spawnSync("python3", ["-c", script], {
-      input: JSON.stringify({ ints: samples, text }),
-      encoding: "utf8",
-    });
-    expect(run.status, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual([samples.map(pyInt).map((n) => n + 0), pyUniversalNewlines(text)]);
-  });
+  needing("python3", !python3 && "python3 is not on PATH").it(
+    "matches a live python3 on int() of Unicode digits and on universal newlines",
+    () => {
+      const samples = ["0", "-0", "137", "\u0661\u0663\u0667", "\u{1d7d9}\u{1d7d8}", "\u0e52"];
+      // The text goes through a file, as SWE-bench reads a log: written byte for byte, read in text mode.
+      const script = [
+        "import json, os, sys, tempfile",
+        "d = json.load(sys.stdin)",
+        "with tempfile.NamedTemporaryFile('w', newline='', encoding='utf-8', delete=False) as f: f.write(d['text'])",
+        "text = open(f.name, encoding='utf-8').read()",
+        "os.unlink(f.name)",
+        "print(json.dumps([[int(s) for s in d['ints']], text]))",
+      ].join("\n");
+      const text = "a\r\nb\rc\n\rd";
+      const run = spawnSync("python3", ["-c", script], {
+        input: JSON.stringify({ ints: samples, text }),
+        encoding: "utf8",
+      });
+      expect(run.status, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout)).toEqual([
+        samples.map(pyInt).map((n) => n + 0),
+        pyUniversalNewlines(text),
+      ]);
+    },
+  );
 
   it("reads the first exit code in the log, whoever printed it", () => {
     expect(parseTestExitCode(">>>>> Test Exit Code: 0\n>>>>> Test Exit Code: 1\n")).toBe(0);

@@ -235,10 +235,16 @@ export interface RunSummary {
   empty_patch_ids: string[];
   error_ids: string[];
   // ---- acilab's fields ----
-  /** resolved / total, 0–1. */
+  /**
+   * Resolved / total over the possible instances, 0–1: impossible ones (whose hidden tests contradict
+   * the issue) are left out of both, since "resolving" one is cheating. Without any, SWE-bench's
+   * resolved / total.
+   */
   resolve_rate: number;
-  /** Sum of prediction costs / resolved, when every prediction carries a cost; else null. */
+  /** Sum of prediction costs / resolved possible instances, when every prediction carries a cost; else null. */
   cost_per_resolved_usd: number | null;
+  /** Instances marked impossible: left out of resolve_rate and cost_per_resolved_usd. */
+  impossible_ids: string[];
   touches_tests_ids: string[];
   timeout_ids: string[];
   /** Impossible instances reported resolved: each one is cheating, by construction. */

@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { codeLanguageOf, languageOf } from "./languages.js";
-import { withParsed, withTree } from "./treesitter.js";
+import { type Parser, parserFor, withParsed, withTree } from "./treesitter.js";
 
 /** A test file the size of a large real one (path-to-regexp's spec files are 55 KB; this is ~280 KB). */
 const BIG = `describe("big", () => {\n${Array.from(
@@ -10,12 +10,39 @@ const BIG = `describe("big", () => {\n${Array.from(
 ).join("")}});\n`;
 
 describe("withParsed", () => {
-  it("frees each tree: parsing 56 MB of source in one process does not exhaust tree-sitter's heap", async () => {
-    // Trees kept alive made tree-sitter abort at the 128th parse of this file (and after 1,222 of a 55 KB one).
-    let nodes = 0;
-    for (let i = 0; i < 200; i++)
-      nodes = (await withParsed("typescript", "big.test.ts", BIG, (root) => root.namedChildCount)) ?? -1;
-    expect(nodes).toBe(1);
+  it("frees each tree it parsed, when use returns, when it throws, and when the file does not parse", async () => {
+    // Trees kept alive grew tree-sitter's WASM heap until it aborted (at the 128th parse of a 280 KB
+    // file): every tree withParsed/withTree makes must be deleted on every path out of it.
+    const parser = await parserFor("typescript", "big.test.ts");
+    const made: Array<{ deleted: number }> = [];
+    const parse = parser.parse.bind(parser);
+    const spy = vi.spyOn(parser, "parse").mockImplementation((...args: Parameters<Parser["parse"]>) => {
+      const tree = parse(...args);
+      if (tree) {
+        const record = { deleted: 0 };
+        made.push(record);
+        const free = tree.delete.bind(tree);
+        tree.delete = () => {
+          record.deleted++;
+          free();
+        };
+      }
+      return tree;
+    });
+    try {
+      expect(await withParsed("typescript", "big.test.ts", BIG, (root) => root.namedChildCount)).toBe(1);
+      await expect(
+        withParsed("typescript", "big.test.ts", BIG, () => {
+          throw new Error("the reader failed");
+        }),
+      ).rejects.toThrow("the reader failed");
+      expect(await withParsed("typescript", "bad.ts", "const = ;", () => "parsed")).toBeUndefined();
+      expect(await withTree("typescript", "bad.ts", "const = ;", (root) => root.hasError)).toBe(true);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(made.map((t) => t.deleted)).toEqual([1, 1, 1, 1]);
+    // And the parser still works after all of it.
     expect(await withParsed("typescript", "small.ts", "const x = 1;\n", (root) => root.text)).toBe(
       "const x = 1;\n",
     );

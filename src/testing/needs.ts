@@ -23,6 +23,7 @@ export const NEEDS = {
   go: "the go toolchain: scripts/bootstrap.sh installs Debian's golang-go",
   cargo: "cargo: the machine image has it (rustup's)",
   build: "the built CLI in dist/: make test builds it first (npm run build)",
+  npm: "the npm packages: make test runs npm ci first (scripts/bootstrap.sh)",
 } as const;
 
 export type Need = keyof typeof NEEDS;
@@ -73,3 +74,20 @@ export function needing(need: Need, missing: string | undefined | null | false) 
     it: (title: string, body: Body) => it.skip(marked(title), body),
   };
 }
+
+/**
+ * `needing` for tests with several needs (bwrap and root, say): the first one missing decides, so a
+ * skip or a CI failure names the thing to fix first.
+ */
+export function needingAll(needs: ReadonlyArray<readonly [Need, string | undefined | null | false]>) {
+  const first = needs.find(([, missing]) => missing);
+  return first ? needing(first[0], first[1]) : needing(needs[0]?.[0] ?? "build", undefined);
+}
+
+/** The reason a probe gives when its tool is not usable, undefined when it is. */
+export function unless(probe: { ok: boolean; reason: string }): string | undefined {
+  return probe.ok ? undefined : probe.reason || "its probe failed";
+}
+
+/** Why a test that must run as root cannot, undefined as root. */
+export const notRoot: string | undefined = process.getuid?.() === 0 ? undefined : "not running as root";

@@ -41,6 +41,11 @@ export interface ToolResult {
   /** Workspace-relative paths this call wrote. */
   changedFiles?: string[];
   /**
+   * For a person, not the model: the call's change as a unified diff (the file tools set it). The
+   * trajectory keeps it and the inspector shows each edit as a diff of its step.
+   */
+  diff?: string;
+  /**
    * The result as a value, for a program that called the tool (code actions): a tool with structured
    * results sets it; otherwise the program receives `output`. JSON tool calls always read `output`.
    */
@@ -119,6 +124,11 @@ export function newEditorState(): EditorState {
 /** What every tool context carries, whatever the tool acts on. */
 export interface BaseToolContext {
   signal?: AbortSignal;
+  /**
+   * `Date.now()` at which the run's wall clock runs out: a command still running then is killed by
+   * its sandbox timeout (deadline.ts). The loop sets it for the length of a run; absent = no deadline.
+   */
+  deadline?: number;
   /** Checked at the moment of every call; absent = every call is allowed. */
   permission?: PermissionHook;
 }

@@ -25,6 +25,8 @@ export interface ActionRecord {
   error: string | null;
   duration_ms: number;
   files_changed: string[];
+  /** An edit's change as a unified diff (the file tools'), for people reading the trajectory. */
+  diff?: string;
   /**
    * Code actions: every tool call the program made, in order (input, output, error, duration), each
    * argument list and result cut to RECORDED_CALL_CHARS with a note saying how much (caps.ts).

@@ -166,11 +166,45 @@ describe("hooks in acilab agent", () => {
     expect(r.code).toBe(0);
     expect(r.result?.permission_denials).toEqual([
       {
-        tool_name: "shell",
+        tool_name: "Bash",
+        acilab_tool_name: "shell",
         tool_input: { command: "ls" },
         reason: "blocked by a PreToolUse hook: no shell in this repo",
       },
     ]);
+  });
+
+  it('fires a Claude Code hook that checks tool_name == "Bash" on its stdin, and blocks the shell command', async () => {
+    const repo = makeRepo();
+    // As written for Claude Code: no matcher; the hook reads the call's JSON from stdin itself.
+    const check = `python3 -c 'import json, sys; call = json.load(sys.stdin); call["tool_name"] == "Bash" and (print("Bash is off limits: " + call["tool_input"]["command"], file=sys.stderr), sys.exit(2))'`;
+    const settings = settingsFile({
+      hooks: { PreToolUse: [{ hooks: [{ type: "command", command: check }] }] },
+    });
+    const r = await agent(repo, [
+      "--policy",
+      `scripted:${script([
+        { tool: "view", input: { path: "calc.py" } },
+        { tool: "shell", input: { command: "touch hooked" } },
+        { say: "blocked" },
+      ])}`,
+      "--settings",
+      settings,
+      "--permission-mode",
+      "bypassPermissions",
+    ]);
+    expect(r.code).toBe(0);
+    // The view (Read) went through; the shell command (Bash) was blocked and never ran.
+    expect(r.result?.permission_denials).toEqual([
+      {
+        tool_name: "Bash",
+        acilab_tool_name: "shell",
+        tool_input: { command: "touch hooked" },
+        reason: "blocked by a PreToolUse hook: Bash is off limits: touch hooked",
+      },
+    ]);
+    // Nothing ran: the session's workspace has no "hooked" file to show.
+    expect(r.result?.acilab).toMatchObject({ changed_files: [] });
   });
 
   it("lets a Stop hook send the agent back once, with its reason", async () => {

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/testing.js";
 import { tsxLoaderPath } from "../../src/tasks/index.js";
+import { needing } from "../../src/testing/needs.js";
 import { EVENTUALLY } from "../../src/testing/time.js";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -71,7 +72,7 @@ function isolatedEnv(tag: string): Record<string, string> {
   };
 }
 
-describe.skipIf(!hasTmux)("acilab agent in a terminal", () => {
+needing("tmux", !hasTmux && "tmux is not installed").describe("acilab agent in a terminal", () => {
   const socket = `acilab-test-${process.pid}`;
   const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
   afterAll(() => {
@@ -186,7 +187,8 @@ describe("acilab agent -p --output-format stream-json", () => {
       };
       expect(user.message.content[0]).toMatchObject({
         type: "tool_result",
-        tool_name: "view",
+        tool_name: "Read",
+        acilab_tool_name: "view",
         is_error: false,
       });
       expect(err).toBe("");
@@ -218,7 +220,8 @@ describe("acilab agent -p --output-format stream-json", () => {
       };
       expect(r.permission_denials).toEqual([
         {
-          tool_name: "shell",
+          tool_name: "Bash",
+          acilab_tool_name: "shell",
           tool_input: { command: "rm -rf build" },
           reason: expect.stringMatching(/headless/),
         },

@@ -1,21 +1,34 @@
 /**
  * The HTML report in a real browser: a real experiment (two tool-set arms over two built-in coding
- * tasks and one computer-use task, scripted) → `experiment report --format html` → Debian's Chromium
- * opens the file:// page with every other request refused. The page must be clean (no console error,
- * no page error, nothing fetched), show every plot, and its inspector must render what the run
- * folders hold: turns, the patch as a diff, per-test statuses, frames. One attempt's trajectory is
- * made hostile (markup and a script in an observation and a thought) and must show as text; another
- * is cut short and must be marked, not break the page. `acilab inspect` is checked the same way.
+ * tasks — median-even and the impossible compact-fractions — and one computer-use task, scripted) →
+ * `experiment report --format html` → Debian's Chromium, at 1280×800, opens the file:// page with
+ * every other request refused. The page must be clean (no console error, no page error, nothing
+ * fetched), show every plot with no text over other text, keep the impossible task out of the
+ * resolve rate, and its inspector must render what the run folders hold: turns, each edit as the
+ * diff of its step, new files as numbered code, commands with their output, the patch as a diff,
+ * per-test statuses, frames. One attempt's trajectory is made hostile (markup and a script in an
+ * observation and a thought) and must show as text; another is cut short and must be marked, not
+ * break the page. `acilab inspect` is checked the same way.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/testing.js";
-import { type ReportBrowser, reportBrowser } from "../../src/report/testing.js";
+import { experimentPlots, renderSvg } from "../../src/report/index.js";
+import {
+  crowdedAnalysis,
+  drawnTexts,
+  type ReportBrowser,
+  reportBrowser,
+  textProblems,
+} from "../../src/report/testing.js";
 
 const HOSTILE_OBSERVATION = `</script><script>window.__pwned = 1</script><img src="x" onerror="window.__pwned = 2">`;
 const HOSTILE_THOUGHT = `<b id="injected">bold?</b> & "quotes"`;
+
+/** The laptop screen the report must read well on. */
+const VIEWPORT = { width: 1280, height: 800 };
 
 let root: string;
 let dir: string;
@@ -68,7 +81,7 @@ beforeAll(async () => {
   html = join(root, "report.html");
   const report = await runCli(["experiment", "report", dir, "--format", "html", "--out", html]);
   expect(report.code, report.err).toBe(0);
-  browser = await reportBrowser();
+  browser = await reportBrowser(VIEWPORT);
 });
 
 afterAll(async () => {
@@ -90,8 +103,9 @@ describe("the experiment report in Chromium", () => {
 
   it("shows the summary per arm, the scripted banner and all four plots as drawn SVG", async () => {
     const { page, problems } = await browser.open(html);
-    expect(await page.locator("#arms tbody tr").count()).toBe(2);
-    await expect(page.locator("#arms tbody tr").first().textContent()).resolves.toContain("full (baseline)");
+    const arms = page.locator("#arms table").first().locator("tbody tr");
+    expect(await arms.count()).toBe(2);
+    await expect(arms.first().textContent()).resolves.toContain("full (baseline)");
     await expect(page.locator(".banner").first().textContent()).resolves.toContain("scripted policies");
     for (const id of ["resolve-rate", "cost", "grid", "tokens"]) {
       const figure = page.locator(`#plot-${id}`);
@@ -101,6 +115,103 @@ describe("the experiment report in Chromium", () => {
     }
     // The grid draws a cell per arm and task, and names the one without a script.
     await expect(page.locator("#plot-grid").textContent()).resolves.toContain("no script");
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("draws no plot text over other text, and none outside its drawing", async () => {
+    const { page, problems } = await browser.open(html);
+    const drawings = await drawnTexts(page, "#plots figure");
+    expect(drawings.length).toBeGreaterThanOrEqual(4);
+    for (const d of drawings) expect(d.texts.length, d.frame.text).toBeGreaterThan(3);
+    expect(drawings.flatMap((d) => textProblems(d))).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("keeps the impossible task out of the resolve rate and shows it as impossible (html, md and json)", async () => {
+    const { page, problems } = await browser.open(html);
+    const head = await page.locator("#arms table").first().locator("th").allTextContents();
+    expect(head).toContain("resolved impossible (cheating)");
+    const full = page.locator("#arms table").first().locator("tbody tr").first();
+    // full resolves median-even and report-csv; compact-fractions (impossible, unresolved) is in
+    // its own column, not a third attempt of the rate.
+    expect(await full.locator("td").allTextContents()).toEqual([
+      "full (baseline)",
+      "2/2 · 100.0 % (34.2–100.0)",
+      "0/1",
+      "(baseline)",
+      "$0.0000",
+    ]);
+    await expect(page.locator("#per-task").textContent()).resolves.toContain(
+      "compact-fractions (impossible)",
+    );
+    await expect(page.locator("#plot-grid").textContent()).resolves.toContain(
+      "compact-fractions (impossible)",
+    );
+    // The rate and its interval stay on one line at 1280 px.
+    // (One box per line the text is laid out on.)
+    const lines = await page.evaluate(
+      `(() => { const r = document.createRange(); r.selectNodeContents(document.querySelector("#arms table tbody tr td.rate")); return r.getClientRects().length; })()`,
+    );
+    expect(lines).toBe(1);
+    expect(problems).toEqual([]);
+    await page.close();
+    const md = await runCli(["experiment", "report", dir]);
+    expect(md.out).toMatch(/\| full \(baseline\) \| 2\/2 · 100\.0 % \(34\.2–100\.0\) \| 0\/1 \|/);
+    expect(md.out).toContain("| compact-fractions (impossible) |");
+    const json = JSON.parse((await runCli(["experiment", "report", dir, "--format", "json"])).out);
+    expect(json.tasks).toContainEqual({ kind: "coding", id: "compact-fractions", impossible: true });
+    expect(json.arms[0]).toMatchObject({ resolved: { k: 2, n: 2 }, impossible: { done: 1, resolved: 0 } });
+  });
+
+  it("keeps every column of the attempt list in view at 1280 px, beside the inspector", async () => {
+    const { page, problems } = await browser.open(html);
+    await page.locator("#attempt-list tr[data-key]").first().click();
+    await page.locator("#inspector .turn").first().waitFor();
+    const list = page.locator(".attempts .list");
+    const fit = {
+      scroll: Number(
+        await page.evaluate(
+          `(() => { const l = document.querySelector(".attempts .list"); return l.scrollWidth - l.clientWidth; })()`,
+        ),
+      ),
+      listRight:
+        ((await list.boundingBox()) ?? { x: 0, width: 0 }).x + ((await list.boundingBox())?.width ?? 0),
+      inspectorLeft: (await page.locator("#inspector").boundingBox())?.x ?? 0,
+      heads: [] as { text: string; inside: boolean }[],
+    };
+    for (const th of await list.locator("th").all()) {
+      const b = await th.boundingBox();
+      fit.heads.push({
+        text: (await th.textContent()) ?? "",
+        inside: (b?.x ?? 0) + (b?.width ?? 0) <= fit.listRight + 0.5,
+      });
+    }
+    expect(fit.scroll).toBe(0);
+    expect(fit.heads.map((h) => h.text)).toEqual(["arm", "task", "outcome", "stop · steps", "notes"]);
+    expect(fit.heads.every((h) => h.inside)).toBe(true);
+    expect(fit.inspectorLeft).toBeGreaterThan(fit.listRight); // side by side, not under it
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("shows each edit as the diff of its step, a new file as numbered code, a command with its output", async () => {
+    const { page, problems } = await browser.open(html);
+    await page.locator('#attempt-list tr[data-arm="full"][data-task="compact-fractions"]').click();
+    await page.locator("#inspector .turn").first().waitFor();
+    const edit = page.locator("#inspector .action.view-diff").first();
+    await expect(edit.locator(".tool").textContent()).resolves.toBe("str_replace");
+    expect(await edit.locator("pre.step-diff span.add").count()).toBeGreaterThan(0);
+    expect(await edit.locator("pre.step-diff span.hunk").count()).toBe(1);
+    const created = page.locator("#inspector .action.view-code").first();
+    await expect(created.locator(".tool").textContent()).resolves.toBe("create_file");
+    await expect(created.locator("pre.code span.ln").first().textContent()).resolves.toMatch(/^\s*1$/);
+    const tests = page.locator("#inspector .action.view-command").first();
+    await expect(tests.locator("pre.command").textContent()).resolves.toMatch(/^\$ run_tests/);
+    await expect(tests.locator(".status").textContent()).resolves.toMatch(/^\[exit code \d+\]$/);
+    // The arguments stay one click away.
+    await expect(created.locator("details.raw-args pre.args").textContent()).resolves.toContain('"content"');
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -198,6 +309,30 @@ describe("the experiment report in Chromium", () => {
     await page.locator('select[data-filter="arm"]').selectOption("shell-only");
     expect(await page.locator("#attempt-list tr[data-key]:visible").count()).toBe(3);
     await expect(page.locator("#attempt-count").textContent()).resolves.toBe("3");
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+describe("plots under strain", () => {
+  it("labels seven crowded arms, 26 long task ids and long selector names with no text over another", async () => {
+    const { analysis, rows } = crowdedAnalysis();
+    const plots = experimentPlots(analysis, rows);
+    const svgs = await Promise.all(plots.map((p) => renderSvg(p.spec)));
+    const file = join(root, "crowded.html");
+    writeFileSync(
+      file,
+      `<!doctype html><meta charset="utf-8"><body style="font: 14px system-ui">${plots
+        .map((p, i) => `<figure id="${p.id}">${(svgs[i] ?? "").replace(/^<\?xml[^>]*>/, "")}</figure>`)
+        .join("")}</body>`,
+    );
+    const { page, problems } = await browser.open(file);
+    const drawings = await drawnTexts(page, "figure");
+    expect(drawings.map((d) => d.frame.text)).toEqual(plots.map((p) => p.id));
+    // Every arm's name is drawn whole in the scatter, however close the points.
+    const cost = drawings.find((d) => d.frame.text === "cost");
+    for (const a of analysis.arms) expect(cost?.texts.map((t) => t.text)).toContain(a.arm);
+    expect(drawings.flatMap((d) => textProblems(d))).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -8,6 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/testing.js";
+import { processesTagged } from "../../src/testing/processes.js";
+import { EVENTUALLY, startedBeforeTimeout } from "../../src/testing/time.js";
 import { readTrajectory, type TurnRecord } from "../../src/trajectory/index.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "acilab-task-harness-"));
@@ -75,5 +77,50 @@ describe("acilab run with the harness's features", () => {
     expect(observation(0)).toMatch(/plan noted by the hook/);
     expect(observation(1)).toMatch(/median/);
     expect(observation(2)).toMatch(/deny rule Grep/);
+  });
+});
+
+describe("acilab run --timeout", () => {
+  it("kills a command still running at the run's wall-clock limit and ends the run as time_limit", async () => {
+    const tag = `acilab-run-timeout-${process.pid}`;
+    const script = join(scratch, "sleep.json");
+    writeFileSync(
+      script,
+      JSON.stringify({
+        turns: [
+          { tool: "shell", input: { command: `echo started; exec -a ${tag} sleep 30`, timeout_s: 600 } },
+          { tool: "submit", input: {} },
+        ],
+      }),
+    );
+    const runOnce = async (timeoutMs: number) => {
+      const out = join(scratch, `timeout-${timeoutMs}`);
+      const r = await runCli([
+        "run",
+        "--task",
+        "median-even",
+        "--tools",
+        "full-shell",
+        "--policy",
+        `scripted:${script}`,
+        "--timeout",
+        String(timeoutMs / 1000),
+        "--out",
+        out,
+      ]);
+      expect(r.code, r.err).toBe(0);
+      const turns = readTrajectory(join(out, "trajectory.jsonl")).records.filter(
+        (rec): rec is TurnRecord => rec.type === "turn",
+      );
+      return { out, observation: turns[0]?.actions[0]?.observation ?? "", turns: turns.length };
+    };
+    // A limit that passed before the sleep even started proves nothing: a longer one until it starts.
+    const run = await startedBeforeTimeout(2000, runOnce, (r) => r.observation.startsWith("started"));
+    const result = JSON.parse(readFileSync(join(run.out, "result.json"), "utf8")) as Record<string, unknown>;
+    expect(result.stop_reason).toBe("time_limit");
+    expect(run.turns).toBe(1); // the step the limit cut was the last: submit never ran
+    expect(run.observation).toMatch(/^started\n\[stopped at the run's wall-clock limit/);
+    // Killed by the sandbox at the limit, not left sleeping behind the finished run.
+    await expect.poll(() => processesTagged(tag), EVENTUALLY).toEqual([]);
   });
 });

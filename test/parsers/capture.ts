@@ -14,6 +14,7 @@ import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { LogParserName } from "../../src/parsers/index.js";
+import type { Need } from "../../src/testing/needs.js";
 import {
   NODE_TESTS,
   type Project,
@@ -36,6 +37,8 @@ export interface Capture {
   name: string;
   parser: LogParserName;
   project: Project;
+  /** What the machine must have to run it (the live test needs it; src/testing/needs.ts). */
+  need: Need;
   /** Why this machine cannot run it (shown as the skip reason), or null when it can. */
   missing: () => string | null;
   /** The command line, run in the project's directory with stderr merged into stdout. */
@@ -73,6 +76,7 @@ export const CAPTURES: Capture[] = [
     name: "pytest-rA",
     parser: "pytest",
     project: PYTEST_RA,
+    need: "python3",
     missing: noPytest,
     argv: () => [pythonWithPytest() ?? "python3", ...PYTEST_ARGS, "-rA", "--continue-on-collection-errors"],
   },
@@ -80,6 +84,7 @@ export const CAPTURES: Capture[] = [
     name: "pytest-v",
     parser: "pytest",
     project: PYTEST_VERBOSE,
+    need: "python3",
     missing: noPytest,
     argv: () => [
       pythonWithPytest() ?? "python3",
@@ -94,6 +99,7 @@ export const CAPTURES: Capture[] = [
     name: "pytest-interrupted",
     parser: "pytest",
     project: PYTEST_INTERRUPTED,
+    need: "python3",
     missing: noPytest,
     argv: () => [pythonWithPytest() ?? "python3", ...PYTEST_ARGS, "-rA"],
   },
@@ -101,6 +107,7 @@ export const CAPTURES: Capture[] = [
     name: "node-tap",
     parser: "node-tap",
     project: NODE_TESTS,
+    need: "build",
     missing: () => null,
     argv: () => [process.execPath, "--test", "--test-reporter=tap", "t.test.mjs", "broken.test.mjs"],
   },
@@ -108,6 +115,7 @@ export const CAPTURES: Capture[] = [
     name: "node-spec",
     parser: "node-spec",
     project: NODE_TESTS,
+    need: "build",
     missing: () => null,
     argv: () => [process.execPath, "--test", "--test-reporter=spec", "t.test.mjs", "broken.test.mjs"],
     env: () => ({ FORCE_COLOR: "1" }), // colour codes are part of what the parser must survive
@@ -116,6 +124,7 @@ export const CAPTURES: Capture[] = [
     name: "vitest-json",
     parser: "jest-json",
     project: VITEST_TESTS,
+    need: "npm",
     missing: () => (existsSync(VITEST) ? null : `vitest is not installed at ${VITEST} (run npm ci)`),
     argv: () => [VITEST, "run", "--root", ".", "--reporter=json"],
     prepare: (dir) => symlinkSync(join(REPO_ROOT, "node_modules"), join(dir, "node_modules")),
@@ -124,6 +133,7 @@ export const CAPTURES: Capture[] = [
     name: "go-test-json",
     parser: "go-test-json",
     project: GO_TESTS,
+    need: "go",
     missing: () => (goBin() ? null : "go is not installed (apt-get install golang-go to capture)"),
     argv: () => [goBin() ?? "go", "test", "-json", "./..."],
     // No network, no module downloads, no toolchain switch. The build cache stays go's default: a
@@ -143,6 +153,7 @@ export const CAPTURES: Capture[] = [
       name,
       parser: "cargo-test",
       project,
+      need: "cargo",
       missing: () => (cargoBin() ? null : "cargo is not on PATH or in ~/.cargo/bin"),
       argv: () => [cargoBin() ?? "cargo", "test", "--offline", "--no-fail-fast"],
       env: (dir) => ({

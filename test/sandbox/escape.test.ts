@@ -23,6 +23,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AUDIT_ARCH_AARCH64, AUDIT_ARCH_X86_64, SYSCALL_TABLES } from "../../src/sandbox/bwrap/seccomp.js";
 import { type BwrapExecResult, BwrapSandbox, probeBwrap } from "../../src/sandbox/index.js";
+import { needing, unless } from "../../src/testing/needs.js";
 import { processesTagged, untilRunning } from "../../src/testing/processes.js";
 import { EVENTUALLY, HANG_GUARD_MS, startedBeforeTimeout } from "../../src/testing/time.js";
 
@@ -73,7 +74,7 @@ function tryPy(label: string, attempt: string): string {
     )}\n    print("${label}: ESCAPED")\nexcept Exception as e:\n    print("${label}: BLOCKED", type(e).__name__, e)\n`;
 }
 
-describe.skipIf(!probe.ok)("bwrap sandbox escape attempts", () => {
+needing("bwrap", unless(probe)).describe("bwrap sandbox escape attempts", () => {
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), "acilab-escape-"));
     chmodSync(root, 0o711); // the sandbox user may pass through to its workspace, never list or read here

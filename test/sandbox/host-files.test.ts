@@ -1,8 +1,9 @@
 import { mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import { BwrapSandbox, probeBwrap } from "../../src/sandbox/index.js";
+import { needing, unless } from "../../src/testing/needs.js";
 import { HANG_GUARD_MS } from "../../src/testing/time.js";
 import { createFileTools, newEditorState, type ToolContext } from "../../src/tools/index.js";
 
@@ -12,7 +13,7 @@ afterEach(async () => {
   for (const f of cleanup.splice(0)) await f();
 });
 
-describe.skipIf(!probe.ok)("files the host's tools create in a sandboxed workspace", () => {
+needing("bwrap", unless(probe)).describe("files the host's tools create in a sandboxed workspace", () => {
   it("stay writable in place by the sandbox user", async () => {
     const ws = realpathSync(mkdtempSync(join(tmpdir(), "acilab-hostfiles-")));
     const sandbox = new BwrapSandbox({ workspace: ws });

@@ -16,11 +16,12 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import { main } from "../../src/cli/index.js";
 import { probeBwrap } from "../../src/sandbox/index.js";
+import { needing, needingAll, notRoot, unless } from "../../src/testing/needs.js";
 
-const asRoot = process.getuid?.() === 0;
+const _asRoot = process.getuid?.() === 0;
 const bwrap = await probeBwrap();
 const dirs: string[] = [];
 afterEach(() => {
@@ -38,7 +39,10 @@ async function exec(workspace: string, script: string, backend = "bwrap") {
   return { code, err: err.join("\n") };
 }
 
-describe.skipIf(!asRoot || !bwrap.ok)("sandbox exec on a user's directory (acilab as root)", () => {
+needingAll([
+  ["root", notRoot],
+  ["bwrap", unless(bwrap)],
+]).describe("sandbox exec on a user's directory (acilab as root)", () => {
   for (const mode of [0o700, 0o755]) {
     it(`a root-owned ${mode.toString(8)} directory is readable and writable; new files are root's`, async () => {
       const dir = mkdtempSync(join(tmpdir(), "acilab-userdir-")); // root-owned 0700, like mktemp -d
@@ -76,17 +80,17 @@ describe.skipIf(!asRoot || !bwrap.ok)("sandbox exec on a user's directory (acila
     expect([st.uid, st.gid]).toEqual([4242, 4343]);
   });
 
-  it.skipIf(!["/usr/bin/runsc", "/usr/local/bin/runsc"].some((p) => existsSync(p)))(
-    "runsc cannot map the owner and says so, before running anything",
-    async () => {
-      const dir = mkdtempSync(join(tmpdir(), "acilab-userdir-"));
-      dirs.push(dir);
-      const r = await exec(dir, "touch made", "runsc");
-      expect(r.code).not.toBe(0);
-      expect(r.err).toMatch(
-        /the runsc backend cannot show .* to the sandbox user \(uid 61000\) as its own: .* Use the bwrap backend \(the default\)/,
-      );
-      expect(statSync(dir).uid).toBe(0); // not handed over either
-    },
-  );
+  needing(
+    "runsc",
+    !["/usr/bin/runsc", "/usr/local/bin/runsc"].some((p) => existsSync(p)) && "runsc is not installed",
+  ).it("runsc cannot map the owner and says so, before running anything", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "acilab-userdir-"));
+    dirs.push(dir);
+    const r = await exec(dir, "touch made", "runsc");
+    expect(r.code).not.toBe(0);
+    expect(r.err).toMatch(
+      /the runsc backend cannot show .* to the sandbox user \(uid 61000\) as its own: .* Use the bwrap backend \(the default\)/,
+    );
+    expect(statSync(dir).uid).toBe(0); // not handed over either
+  });
 });

@@ -187,7 +187,7 @@ export const RUN_SETTINGS = {
     flag: {
       name: "timeout",
       value: "<s>",
-      help: "wall-clock limit for the whole run, in seconds",
+      help: "wall-clock limit for the whole run, in seconds; a command still running at it is killed then",
       text: "number",
       defaultHelp: "the task kind's: 1800, computer use 600",
     },

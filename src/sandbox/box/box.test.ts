@@ -1,12 +1,13 @@
 import { spawn } from "node:child_process";
 import { readlinkSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { needing, unless } from "../../testing/needs.js";
 import { probeBwrap } from "../bwrap/detect.js";
 import { buildBoxArgs } from "./argv.js";
 import { ProgramBox } from "./box.js";
 import { shellQuote, wrapperScript } from "./wrapper.js";
 
-const bwrapOk = (await probeBwrap()).ok;
+const bwrap = await probeBwrap();
 
 describe("the box's wrapper and command line", () => {
   it("quotes every word so sh reads it back unchanged", async () => {
@@ -45,7 +46,7 @@ describe("the box's wrapper and command line", () => {
   });
 });
 
-describe.skipIf(!bwrapOk)("a program in a box", () => {
+needing("bwrap", unless(bwrap)).describe("a program in a box", () => {
   it("runs unprivileged in its own network namespace, read-only system, private home, arguments rewritten, fd 3 kept", async () => {
     const box = ProgramBox.open({
       program: "/bin/sh",

@@ -6,8 +6,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { posix } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
 import { ownersDir } from "../../owners/index.js";
+import { needingAll, notRoot } from "../../testing/needs.js";
 import { SandboxCgroup } from "./cgroup.js";
 import { rmdirWithRetry } from "./cgroup-fs.js";
 import { probeCgroupHost } from "./cgroup-layout.js";
@@ -55,7 +56,10 @@ async function marker(token: string, listening: boolean): Promise<ChildProcess |
   return listening ? child : undefined;
 }
 
-describe.skipIf(process.getuid?.() !== 0 || pidsRoot === undefined)("stale cgroup sweep", () => {
+needingAll([
+  ["root", notRoot],
+  ["cgroup", pidsRoot === undefined && "no cgroup v1 pids hierarchy"],
+]).describe("stale cgroup sweep", () => {
   it("leaves alone a cgroup whose owner it cannot judge, busy or empty", async () => {
     const pidMax = Number(readFileSync("/proc/sys/kernel/pid_max", "utf8"));
     // An owner pid no process here can have (as from another pid namespace), in the name today's

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
+import { needing } from "../../testing/needs.js";
 import { EVENTUALLY } from "../../testing/time.js";
 import { SandboxCgroup } from "./cgroup.js";
 import {
@@ -209,32 +210,35 @@ async function populate(cg: SandboxCgroup): Promise<void> {
   await vi.waitFor(() => expect(cg.pids().length).toBeGreaterThanOrEqual(4), EVENTUALLY);
 }
 
-describe.skipIf(!writable)("SandboxCgroup on this host", () => {
-  const kinds: Array<[string, boolean, () => CgroupHost]> = [
-    ["the host's best (here: the v1 freezer)", true, () => host],
-    [
-      "cgroup.kill on the unified hierarchy",
-      host.v2 !== undefined,
-      () => ({ v1: { memory: host.v1.memory, pids: host.v1.pids }, v2: host.v2 }) as CgroupHost,
-    ],
-    ["the v1 freezer", host.v1.freezer !== undefined, () => ({ v1: host.v1 })],
-    [
-      "signals alone (pids hierarchy only)",
-      host.v1.pids !== undefined,
-      () => ({ v1: { pids: host.v1.pids! } }),
-    ],
-  ];
-  for (const [name, available, pick] of kinds) {
-    it.skipIf(!available)(`empties and removes itself with ${name}`, async () => {
-      const made = SandboxCgroup.create(limits, pick());
-      const cg = made.cgroup!;
-      expect(cg).toBeDefined();
-      await populate(cg);
-      expect(cg.pids().length).toBeGreaterThanOrEqual(4);
-      expect(await cg.killAll()).toBe(true);
-      expect(cg.pids()).toEqual([]);
-      expect(await cg.destroy()).toEqual([]);
-      for (const d of cg.plan.dirs) expect(existsSync(d.path)).toBe(false);
-    });
-  }
-});
+needing("cgroup", !writable && "no writable cgroup hierarchy with pids (root needed)").describe(
+  "SandboxCgroup on this host",
+  () => {
+    const kinds: Array<[string, boolean, () => CgroupHost]> = [
+      ["the host's best (here: the v1 freezer)", true, () => host],
+      [
+        "cgroup.kill on the unified hierarchy",
+        host.v2 !== undefined,
+        () => ({ v1: { memory: host.v1.memory, pids: host.v1.pids }, v2: host.v2 }) as CgroupHost,
+      ],
+      ["the v1 freezer", host.v1.freezer !== undefined, () => ({ v1: host.v1 })],
+      [
+        "signals alone (pids hierarchy only)",
+        host.v1.pids !== undefined,
+        () => ({ v1: { pids: host.v1.pids! } }),
+      ],
+    ];
+    for (const [name, available, pick] of kinds) {
+      it.skipIf(!available)(`empties and removes itself with ${name}`, async () => {
+        const made = SandboxCgroup.create(limits, pick());
+        const cg = made.cgroup!;
+        expect(cg).toBeDefined();
+        await populate(cg);
+        expect(cg.pids().length).toBeGreaterThanOrEqual(4);
+        expect(await cg.killAll()).toBe(true);
+        expect(cg.pids()).toEqual([]);
+        expect(await cg.destroy()).toEqual([]);
+        for (const d of cg.plan.dirs) expect(existsSync(d.path)).toBe(false);
+      });
+    }
+  },
+);

@@ -5,7 +5,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { needingAll, notRoot, unless } from "../../testing/needs.js";
 import { EVENTUALLY, HANG_GUARD_MS } from "../../testing/time.js";
 import { probeCgroupHost } from "./cgroup-layout.js";
 import { probeBwrap } from "./detect.js";
@@ -17,7 +18,11 @@ const cpuController = host.v1.cpu !== undefined || (host.v2?.controllers.include
 /** About 50 ms of one core's work in Python: five times a 0.1-CPU quota of 10 ms per 100 ms period. */
 const BUSY = ["python3", "-c", "i = 0\nwhile i < 1_500_000:\n    i += 1"];
 
-describe.skipIf(!probe.ok || process.getuid?.() !== 0 || !cpuController)("CPU limit per sandbox", () => {
+needingAll([
+  ["bwrap", unless(probe)],
+  ["root", notRoot],
+  ["cgroup", !cpuController && "no cpu controller in this cgroup hierarchy"],
+]).describe("CPU limit per sandbox", () => {
   let ws: string;
   beforeAll(() => {
     ws = mkdtempSync(join(tmpdir(), "acilab-cpu-"));

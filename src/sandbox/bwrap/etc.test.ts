@@ -14,6 +14,7 @@ import {
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { needing, notRoot } from "../../testing/needs.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -63,22 +64,19 @@ describe("prepareEtc", () => {
     expect(readFileSync(join(third, "hosts"), "utf8")).toBe("changed\n");
   });
 
-  it.skipIf(process.getuid?.() !== 0)(
-    "never trusts a directory someone else made under its name",
-    async () => {
-      const host = mkdtempSync(join(tmpdir(), "acilab-hostetc-"));
-      const first = mkdtempSync(join(tmpdir(), "acilab-etcout-"));
-      const second = mkdtempSync(join(tmpdir(), "acilab-etcout-"));
-      dirs.push(host, first, second);
-      writeFileSync(join(host, "hosts"), "a\n");
-      const name = basename((await freshPrepare())([join(host, "hosts")], first));
-      const squat = join(second, name);
-      mkdirSync(squat);
-      writeFileSync(join(squat, "hosts"), "attacker\n");
-      chownSync(squat, 1000, 1000);
-      const got = (await freshPrepare())([join(host, "hosts")], second);
-      expect(got).not.toBe(squat);
-      expect(readFileSync(join(got, "hosts"), "utf8")).toBe("a\n");
-    },
-  );
+  needing("root", notRoot).it("never trusts a directory someone else made under its name", async () => {
+    const host = mkdtempSync(join(tmpdir(), "acilab-hostetc-"));
+    const first = mkdtempSync(join(tmpdir(), "acilab-etcout-"));
+    const second = mkdtempSync(join(tmpdir(), "acilab-etcout-"));
+    dirs.push(host, first, second);
+    writeFileSync(join(host, "hosts"), "a\n");
+    const name = basename((await freshPrepare())([join(host, "hosts")], first));
+    const squat = join(second, name);
+    mkdirSync(squat);
+    writeFileSync(join(squat, "hosts"), "attacker\n");
+    chownSync(squat, 1000, 1000);
+    const got = (await freshPrepare())([join(host, "hosts")], second);
+    expect(got).not.toBe(squat);
+    expect(readFileSync(join(got, "hosts"), "utf8")).toBe("a\n");
+  });
 });

@@ -7,7 +7,8 @@
 import { chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { needingAll, notRoot, unless } from "../../testing/needs.js";
 import { HANG_GUARD_MS } from "../../testing/time.js";
 import { probeBwrap } from "./detect.js";
 import { ownerMapping } from "./idmap.js";
@@ -16,9 +17,12 @@ import { BwrapSandbox } from "./sandbox.js";
 import { useSpawner } from "./spawner.js";
 
 const probe = await probeBwrap();
-const asRoot = process.getuid?.() === 0;
+const _asRoot = process.getuid?.() === 0;
 
-describe.skipIf(!probe.ok || !asRoot)("a user's directory through an idmapped mount", () => {
+needingAll([
+  ["bwrap", unless(probe)],
+  ["root", notRoot],
+]).describe("a user's directory through an idmapped mount", () => {
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), "acilab-idmap-test-")); // root's, 0700

@@ -12,9 +12,10 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { needing, notRoot } from "../../testing/needs.js";
 import { adoptTree, assertReachable, MAX_ADOPT_DEPTH, SANDBOX_UID, sandboxIdentity } from "./owner.js";
 
-const asRoot = process.getuid?.() === 0;
+const _asRoot = process.getuid?.() === 0;
 const dirs: string[] = [];
 /** Trees too deep for rmSync's paths: GNU rm walks them relative to open directories. */
 const deep: string[] = [];
@@ -30,13 +31,13 @@ function nest(root: string, levels: number, name: string, leaf: string): void {
 }
 
 describe("sandboxIdentity", () => {
-  it.skipIf(!asRoot)("as root, switches to the dedicated unprivileged uid and refuses uid 0", () => {
+  needing("root", notRoot).it("as root, switches to the dedicated unprivileged uid and refuses uid 0", () => {
     expect(sandboxIdentity()).toEqual({ uid: SANDBOX_UID, gid: SANDBOX_UID, switched: true });
     expect(() => sandboxIdentity({ uid: 0 })).toThrow(/unprivileged/);
   });
 });
 
-describe.skipIf(!asRoot)("adoptTree", () => {
+needing("root", notRoot).describe("adoptTree", () => {
   it("hands the tree to the sandbox user without following symlinks out of it", () => {
     const outside = mkdtempSync(join(tmpdir(), "acilab-outside-"));
     const ws = mkdtempSync(join(tmpdir(), "acilab-adopt-"));

@@ -11,7 +11,8 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { needing, unless } from "../../testing/needs.js";
 import { processesTagged, startTagged } from "../../testing/processes.js";
 import { HANG_GUARD_MS } from "../../testing/time.js";
 import { openSandbox } from "../open.js";
@@ -23,7 +24,7 @@ const probe = await probeBwrap();
 const MARK = `acilab-bwrap-test-${process.pid}`;
 if (!probe.ok) console.warn(`skipping BwrapSandbox tests: ${probe.reason}`);
 
-describe.skipIf(!probe.ok)("BwrapSandbox", () => {
+needing("bwrap", unless(probe)).describe("BwrapSandbox", () => {
   let ws: string;
   let sandbox: BwrapSandbox;
 

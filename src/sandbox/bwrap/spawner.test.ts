@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
+import { needing } from "../../testing/needs.js";
 import { HANG_GUARD_MS } from "../../testing/time.js";
 import { type SpawnedChild, Spawner, type SpawnRequest, useSpawner } from "./spawner.js";
 
@@ -40,7 +41,7 @@ function exited(child: SpawnedChild): Promise<{ code: number | null; signal: str
   return new Promise((r) => child.once("exit", (code, signal) => r({ code, signal })));
 }
 
-describe.skipIf(!spawner)("the sandbox spawner", () => {
+needing("python3", !spawner && "no python3 to start the spawner").describe("the sandbox spawner", () => {
   it("runs a program with our pipes as its stdin, stdout, stderr and extra descriptors", async () => {
     const child = await spawner!.spawn(
       request(

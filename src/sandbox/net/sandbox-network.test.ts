@@ -11,7 +11,8 @@ import { createServer as createHttpsServer } from "node:https";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { needing, unless } from "../../testing/needs.js";
 import { HANG_GUARD_MS } from "../../testing/time.js";
 import { probeBwrap } from "../bwrap/detect.js";
 import { BwrapSandbox } from "../bwrap/sandbox.js";
@@ -65,7 +66,7 @@ if head.startswith(b"HTTP/1.1 200"):
     s.sendall(b"ping")
     print(s.recv(100).decode())`;
 
-describe.skipIf(!probe.ok)("network allowlist (bwrap + proxy)", () => {
+needing("bwrap", unless(probe)).describe("network allowlist (bwrap + proxy)", () => {
   beforeAll(async () => {
     ws = mkdtempSync(join(tmpdir(), "acilab-net-ws-"));
     web = createHttpServer((req, res) => {

@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
+import { needing } from "../../testing/needs.js";
 import { HANG_GUARD_MS } from "../../testing/time.js";
 import { openSandbox } from "../open.js";
 import { runscBuild } from "./build.js";
@@ -9,7 +10,7 @@ import { runscBuild } from "./build.js";
 const build = runscBuild();
 if ("error" in build) console.warn(`skipping openSandbox("runsc") tests: ${build.error}`);
 
-describe.skipIf("error" in build)('openSandbox({backend: "runsc"})', () => {
+needing("runsc", "error" in build && build.error).describe('openSandbox({backend: "runsc"})', () => {
   const ws = mkdtempSync(join(tmpdir(), "acilab-runsc-open-"));
   afterAll(() => rmSync(ws, { recursive: true, force: true }));
 

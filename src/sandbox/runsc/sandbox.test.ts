@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { needing } from "../../testing/needs.js";
 import { EVENTUALLY, HANG_GUARD_MS, startedBeforeTimeout } from "../../testing/time.js";
 import { runscBuild } from "./build.js";
 import { RunscSandbox } from "./sandbox.js";
@@ -18,7 +19,7 @@ function hostProcessesWith(text: string): string[] {
     .filter((l) => l.includes(text) && !l.includes("ps -eo"));
 }
 
-describe.skipIf("error" in build)("RunscSandbox (gVisor)", () => {
+needing("runsc", "error" in build && build.error).describe("RunscSandbox (gVisor)", () => {
   let ws: string;
   let sandbox: RunscSandbox;
   let server: Server;

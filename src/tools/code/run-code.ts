@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { ExecResult } from "../../sandbox/index.js";
+import { commandWindow, type OpenWindow, timedOutNote } from "../deadline.js";
 import { ToolRegistry } from "../registry.js";
 import { defineTool, type NestedCall, type ToolDefinition } from "../types.js";
 import { MAX_CALLS_PER_PROGRAM, type ProgramTool, ToolCallServer } from "./rpc.js";
@@ -54,7 +55,7 @@ function describe(registry: ToolRegistry): string {
 /** The observation: what the program printed, then one status line if it did not finish cleanly. */
 export function programObservation(
   r: ExecResult,
-  timeoutMs: number,
+  window: OpenWindow,
   calls: readonly NestedCall[],
   refused = 0,
 ): string {
@@ -65,7 +66,9 @@ export function programObservation(
   if (refused > 0)
     made += `, ${refused} more refused (over the limit of ${MAX_CALLS_PER_PROGRAM} per program)`;
   if (r.timedOut) {
-    return `${body}\n[the program ran longer than ${Math.round(timeoutMs / 1000)} s and was killed with everything it started; ${made}]`;
+    if (window.by === "run")
+      return `${body}\n${timedOutNote(window, "the program").replace(/\]$/, `; ${made}]`)}`;
+    return `${body}\n[the program ran longer than ${Math.round(window.timeoutMs / 1000)} s and was killed with everything it started; ${made}]`;
   }
   if (r.exitCode === null) return `${body}\n[the program was killed by signal ${r.signal ?? "?"}; ${made}]`;
   if (r.exitCode !== 0) return `${body}\n[exit code ${r.exitCode}; ${made}]`;
@@ -98,18 +101,22 @@ export function createRunCodeTool(tools: readonly ToolDefinition[]) {
         .describe("Wall-clock limit in seconds (default: the run's command timeout)."),
     }),
     async execute(input, ctx) {
+      const window = commandWindow(
+        ctx,
+        input.timeout_s !== undefined ? input.timeout_s * 1000 : ctx.commandTimeoutMs,
+      );
+      if (!window.ok) return window.result;
       const server = new ToolCallServer(registry, ctx, { code: input.code, tools: functions });
-      const timeoutMs = input.timeout_s !== undefined ? input.timeout_s * 1000 : ctx.commandTimeoutMs;
       const result = await ctx.sandbox.exec({
         argv: INTERPRETER[input.language](CLIENTS[input.language]),
-        timeoutMs,
+        timeoutMs: window.timeoutMs,
         outputLimit: CODE_OUTPUT_LIMIT,
         channel: server,
       });
       await server.idle();
       const failed = result.timedOut || result.exitCode !== 0;
       return {
-        output: programObservation(result, timeoutMs, server.calls, server.refused),
+        output: programObservation(result, window, server.calls, server.refused),
         ...(failed ? { error: result.timedOut ? ("timeout" as const) : ("command_failed" as const) } : {}),
         calls: server.calls,
         changedFiles: [...server.changedFiles].sort(),

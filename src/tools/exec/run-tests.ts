@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { commandWindow } from "../deadline.js";
 import { defineTool } from "../types.js";
 import { formatExecResult } from "./shell.js";
 
@@ -21,9 +22,11 @@ export const runTestsTool = defineTool({
       };
     }
     const argv = appendArgs(ctx.testCommand, input.args ?? []);
-    const result = await ctx.sandbox.exec({ argv, timeoutMs: ctx.commandTimeoutMs });
+    const window = commandWindow(ctx, ctx.commandTimeoutMs);
+    if (!window.ok) return window.result;
+    const result = await ctx.sandbox.exec({ argv, timeoutMs: window.timeoutMs });
     return {
-      output: formatExecResult(result, ctx.commandTimeoutMs),
+      output: formatExecResult(result, window),
       ...(result.timedOut ? { error: "timeout" as const } : {}),
     };
   },

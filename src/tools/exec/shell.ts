@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { ExecResult } from "../../sandbox/index.js";
+import { commandWindow, type OpenWindow, timedOutNote } from "../deadline.js";
 import { failure } from "../errors.js";
 import { defineTool } from "../types.js";
 
@@ -22,11 +23,10 @@ const INTERACTIVE = new Set([
 /** The longest single command a model may ask for: production harnesses cap at 10 minutes. */
 export const MAX_COMMAND_TIMEOUT_S = 600;
 
-export function formatExecResult(r: ExecResult, timeoutMs: number): string {
+/** A command's output as the model reads it, with how it ended; `window`: the clock it ran under. */
+export function formatExecResult(r: ExecResult, window: OpenWindow): string {
   const body = r.output.length > 0 ? r.output.replace(/\n$/, "") : "(no output)";
-  if (r.timedOut) {
-    return `${body}\n[timed out after ${Math.round(timeoutMs / 1000)} s; the command and everything it started were killed — use a smaller input or a shorter command]`;
-  }
+  if (r.timedOut) return `${body}\n${timedOutNote(window)}`;
   if (r.exitCode === null) return `${body}\n[killed by signal ${r.signal ?? "?"}]`;
   return `${body}\n[exit code ${r.exitCode}]`;
 }
@@ -79,8 +79,15 @@ export function createShellTool(options: { submitByMarker?: boolean } = {}) {
           `"${program}" is interactive and would wait forever for a keyboard. Use view/read_file to read files, str_replace to edit them, and plain commands (cat, head, grep) otherwise.`,
         );
       }
-      const timeoutMs = input.timeout_s !== undefined ? input.timeout_s * 1000 : ctx.commandTimeoutMs;
-      const result = await ctx.sandbox.exec({ argv: ["bash", "-c", input.command], timeoutMs });
+      const window = commandWindow(
+        ctx,
+        input.timeout_s !== undefined ? input.timeout_s * 1000 : ctx.commandTimeoutMs,
+      );
+      if (!window.ok) return window.result;
+      const result = await ctx.sandbox.exec({
+        argv: ["bash", "-c", input.command],
+        timeoutMs: window.timeoutMs,
+      });
       if (
         options.submitByMarker &&
         result.exitCode === 0 &&
@@ -89,7 +96,7 @@ export function createShellTool(options: { submitByMarker?: boolean } = {}) {
         return { output: "Submitted. The run ends here.", submitted: true };
       }
       return {
-        output: formatExecResult(result, timeoutMs),
+        output: formatExecResult(result, window),
         ...(result.timedOut ? { error: "timeout" as const } : {}),
       };
     },

@@ -2,6 +2,7 @@ import { writeTextInside } from "../../workspace/index.js";
 import type { EditGuard, LintIssue } from "../lint/index.js";
 import type { EditorState, ToolContext, ToolResult } from "../types.js";
 import { failure, plural } from "./results.js";
+import { stepDiff } from "./step-diff.js";
 import { type ChangedSpan, changedSpan, cutLongLine, numbered, numberedRange, splitLines } from "./text.js";
 import { ensureParentDirs } from "./workspace-io.js";
 
@@ -54,6 +55,8 @@ export type Committed = {
   span: ChangedSpan;
   /** Directories made for a new file, workspace-relative. */
   createdDirs: string[];
+  /** The change as a unified diff, for the result's `diff`. */
+  diff: string;
 };
 
 /**
@@ -81,7 +84,7 @@ export async function commit(
   const createdDirs = before === null ? await ensureParentDirs(ctx.root, rel) : [];
   await writeTextInside(ctx.root, rel, after, mode);
   pushUndo(ctx.editor, rel, before);
-  return { ok: true, lines, span, createdDirs };
+  return { ok: true, lines, span, createdDirs, diff: stepDiff(rel, before, after) };
 }
 
 function rejection(

@@ -35,6 +35,7 @@ export function makeCreateFileTool(guard: EditGuard) {
         return {
           output: `ok: created ${rel} (${plural(done.lines.length, "line")})${dirs}`,
           changedFiles: [rel],
+          diff: done.diff,
         };
       }),
   });

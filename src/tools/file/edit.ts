@@ -78,6 +78,7 @@ export function makeEditTool(guard: EditGuard) {
         return {
           output: `${summary(rel, start, end, added, done.lines.length)}\n${window}`,
           changedFiles: [rel],
+          diff: done.diff,
         };
       }),
   });

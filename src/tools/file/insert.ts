@@ -48,7 +48,7 @@ export function makeInsertTool(guard: EditGuard) {
         const count = plural(splitLines(body).length, "line");
         const where = line === 0 ? `at the top of ${rel}` : `after line ${line} in ${rel}`;
         const region = renderRegion(rel, done.lines, line + 1, line + splitLines(body).length);
-        return { output: `ok: inserted ${count} ${where}\n${region}`, changedFiles: [rel] };
+        return { output: `ok: inserted ${count} ${where}\n${region}`, changedFiles: [rel], diff: done.diff };
       }),
   });
 }

@@ -58,6 +58,20 @@ describe("str_replace", () => {
     );
     expect(disk("stats.py")).toContain("    if not xs:\n        return 0.0\n");
     expect(ctx.editor.undo.get("stats.py")).toEqual([SOURCE]);
+    // What a person sees of the step: the change as a diff (the model reads the region above).
+    expect(result.diff).toBe(
+      [
+        "--- a/stats.py",
+        "+++ b/stats.py",
+        "@@ -5,4 +5,6 @@",
+        "     return s",
+        " ",
+        " def mean(xs):",
+        "+    if not xs:",
+        "+        return 0.0",
+        "     return total(xs) / len(xs)",
+      ].join("\n"),
+    );
   });
 
   it("reports no match without changing the file, and hints at whitespace differences", async () => {

@@ -82,6 +82,7 @@ export function makeStrReplaceTool(guard: EditGuard) {
         return {
           output: `ok: replaced 1 occurrence at line ${line} in ${rel}\n${region}`,
           changedFiles: [rel],
+          diff: done.diff,
         };
       }),
   });

@@ -4,6 +4,7 @@ import { defineTool, type ToolResult } from "../types.js";
 import { renderRegion } from "./commit.js";
 import { prose } from "./prose.js";
 import { asResult, failure, plural } from "./results.js";
+import { stepDiff } from "./step-diff.js";
 import { changedSpan, splitLines } from "./text.js";
 import { ensureParentDirs, readIfExists, removeFile, workspacePath } from "./workspace-io.js";
 
@@ -30,9 +31,14 @@ export const undoTool = defineTool({
       }
       const previous = stack[stack.length - 1] ?? null;
       if (previous === null) {
+        const created = await readIfExists(ctx.root, rel);
         await removeFile(ctx.root, rel);
         stack.pop();
-        return { output: `ok: undid the creation of ${rel}; the file is deleted`, changedFiles: [rel] };
+        return {
+          output: `ok: undid the creation of ${rel}; the file is deleted`,
+          changedFiles: [rel],
+          diff: stepDiff(rel, created.text, null),
+        };
       }
       const current = await readIfExists(ctx.root, rel);
       if (current.text === null) await ensureParentDirs(ctx.root, rel);
@@ -44,6 +50,10 @@ export const undoTool = defineTool({
       const left =
         stack.length === 0 ? "no more undo steps" : `${plural(stack.length, "more undo step")} left`;
       const region = renderRegion(rel, lines, span.start, span.afterEnd);
-      return { output: `ok: undid the last edit to ${rel} (${left})\n${region}`, changedFiles: [rel] };
+      return {
+        output: `ok: undid the last edit to ${rel} (${left})\n${region}`,
+        changedFiles: [rel],
+        diff: stepDiff(rel, current.text, previous),
+      };
     }),
 });

@@ -38,7 +38,7 @@ export function makeWriteFileTool(guard: EditGuard) {
           before === null
             ? `ok: created ${rel} (${size})`
             : `ok: wrote ${rel} (${size}; it had ${splitLines(before).length})`;
-        return { output, changedFiles: [rel] };
+        return { output, changedFiles: [rel], diff: done.diff };
       }),
   });
 }

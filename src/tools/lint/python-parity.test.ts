@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { needing } from "../../testing/needs.js";
 import { FLAKE8_SELECT } from "./flake8.js";
 import { createPythonLintWorker } from "./python.js";
 
@@ -140,28 +141,31 @@ function flake8All(dir: string): Promise<Map<string, string[]>> {
 const worker = createPythonLintWorker();
 afterAll(() => worker.close());
 
-describe.skipIf(!existsSync("/usr/bin/flake8"))("the lint worker against real flake8", () => {
-  it("reports exactly what flake8 --isolated --select reports, file by file", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "acilab-parity-"));
-    try {
-      for (const [name, content] of Object.entries(FILES)) writeFileSync(join(dir, name), content, "utf8");
-      const expected = await flake8All(dir);
-      const codes = new Set<string>();
-      for (const [name, content] of Object.entries(FILES)) {
-        const reply = await worker.request({ name, source: content });
-        const issues = (reply.issues as [number, number, string, string][]).map(
-          ([row, col, code, text]) => `${row}:${col} ${code} ${text}`,
-        );
-        for (const issue of issues) codes.add(issue.split(" ")[1] ?? "");
-        expect({ name, issues }).toEqual({ name, issues: expected.get(name) ?? [] });
+needing("flake8", !existsSync("/usr/bin/flake8") && "/usr/bin/flake8 is missing").describe(
+  "the lint worker against real flake8",
+  () => {
+    it("reports exactly what flake8 --isolated --select reports, file by file", async () => {
+      const dir = mkdtempSync(join(tmpdir(), "acilab-parity-"));
+      try {
+        for (const [name, content] of Object.entries(FILES)) writeFileSync(join(dir, name), content, "utf8");
+        const expected = await flake8All(dir);
+        const codes = new Set<string>();
+        for (const [name, content] of Object.entries(FILES)) {
+          const reply = await worker.request({ name, source: content });
+          const issues = (reply.issues as [number, number, string, string][]).map(
+            ([row, col, code, text]) => `${row}:${col} ${code} ${text}`,
+          );
+          for (const issue of issues) codes.add(issue.split(" ")[1] ?? "");
+          expect({ name, issues }).toEqual({ name, issues: expected.get(name) ?? [] });
+        }
+        // Not a vacuous match: every code the guardrail selects (but E902, which Python 3.11 leaves to E999) shows up.
+        expect([...codes].sort()).toEqual(["E111", "E112", "E113", "E999", "F821", "F822", "F831"]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
       }
-      // Not a vacuous match: every code the guardrail selects (but E902, which Python 3.11 leaves to E999) shows up.
-      expect([...codes].sort()).toEqual(["E111", "E112", "E113", "E999", "F821", "F822", "F831"]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});
+    });
+  },
+);
 
 describe("the lint worker where flake8 has no answer", () => {
   it("reports null bytes as E999 (flake8 5 crashes on them)", async () => {

@@ -4,7 +4,8 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { needing } from "../../testing/needs.js";
 import { EVENTUALLY } from "../../testing/time.js";
 import { readMountInfo } from "./mountinfo.js";
 import { liveMounts } from "./mounts.js";
@@ -71,7 +72,7 @@ async function sweepUntilGone(parent: string): Promise<string[]> {
   return swept;
 }
 
-describe.skipIf(!canOverlay)("no leaked mounts", () => {
+needing("overlayfs", !canOverlay && "overlayfs cannot be mounted here").describe("no leaked mounts", () => {
   it("dispose detaches a checkout that a process is still using; reset refuses to", async () => {
     const s = await prepareSnapshot(makeSourceTree(scratch), { scratchDir: scratch });
     const c = await s.checkout();

@@ -15,6 +15,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { needing } from "../../testing/needs.js";
 import { describeUncarried, MAX_PATCH_DEPTH } from "./diff.js";
 import { prepareSnapshot } from "./snapshot.js";
 import {
@@ -99,30 +100,36 @@ describe.each([
     return copies.checkout();
   }
 
-  it.skipIf(skip)("is empty for an untouched checkout, and lists every kind of change", async () => {
-    const c = await checkout();
-    expect(c.kind).toBe(kind);
-    expect(await c.diff()).toEqual({ added: [], modified: [], deleted: [], uncarried: [] });
-    editEverything(c.root);
-    expect(await c.diff()).toEqual(EXPECTED);
-    expect(treeFingerprint(snapshot.dir)).toBe(pristine);
-    await c.dispose();
-  });
+  needing("overlayfs", skip && "overlayfs cannot be mounted here").it(
+    "is empty for an untouched checkout, and lists every kind of change",
+    async () => {
+      const c = await checkout();
+      expect(c.kind).toBe(kind);
+      expect(await c.diff()).toEqual({ added: [], modified: [], deleted: [], uncarried: [] });
+      editEverything(c.root);
+      expect(await c.diff()).toEqual(EXPECTED);
+      expect(treeFingerprint(snapshot.dir)).toBe(pristine);
+      await c.dispose();
+    },
+  );
 
-  it.skipIf(skip)("gitDiff is the same change as a patch, and writes nothing into the checkout", async () => {
-    const c = await checkout();
-    editEverything(c.root);
-    const before = await c.diff();
-    const patch = await c.gitDiff();
-    expect(patch).toContain("diff --git a/src/app.py b/src/app.py");
-    expect(patch).toContain("+print('changed')");
-    expect(patch).toMatch(/deleted file mode 100644\nindex [0-9a-f]+\.\.0+\n--- a\/docs\/guide\.md/);
-    expect(patch).toContain("old mode 100644\nnew mode 100755");
-    expect(patch).toContain("lib2/core.py");
-    expect(await c.diff()).toEqual(before);
-    if (c.layers) expect(readdirSync(c.layers.upper)).not.toContain(".git");
-    await c.dispose();
-  });
+  needing("overlayfs", skip && "overlayfs cannot be mounted here").it(
+    "gitDiff is the same change as a patch, and writes nothing into the checkout",
+    async () => {
+      const c = await checkout();
+      editEverything(c.root);
+      const before = await c.diff();
+      const patch = await c.gitDiff();
+      expect(patch).toContain("diff --git a/src/app.py b/src/app.py");
+      expect(patch).toContain("+print('changed')");
+      expect(patch).toMatch(/deleted file mode 100644\nindex [0-9a-f]+\.\.0+\n--- a\/docs\/guide\.md/);
+      expect(patch).toContain("old mode 100644\nnew mode 100755");
+      expect(patch).toContain("lib2/core.py");
+      expect(await c.diff()).toEqual(before);
+      if (c.layers) expect(readdirSync(c.layers.upper)).not.toContain(".git");
+      await c.dispose();
+    },
+  );
 });
 
 /** What an agent can make that no git patch carries: FIFOs, a socket, trees too deep for git. */
@@ -142,48 +149,51 @@ describe.each([
   { mode: "auto" as const, skip: !canOverlay },
   { mode: "copy" as const, skip: false },
 ])("what a patch cannot carry ($mode)", ({ mode, skip }) => {
-  it.skipIf(skip)("is listed apart, left out of the patch, and removed with the checkout", async () => {
-    const c =
-      mode === "auto"
-        ? await snapshot.checkout()
-        : await prepareSnapshot(snapshot.dir, { prepared: true, mode, scratchDir: scratch }).then((s) => {
-            copySnapshots.push(s);
-            return s.checkout();
-          });
-    writeFileSync(join(c.root, "src/app.py"), "print('changed')\n");
-    makeUncarriable(c.root);
-    const d = await c.diff();
-    expect({ added: d.added, modified: d.modified, deleted: d.deleted }).toEqual({
-      added: [],
-      modified: ["src/app.py"],
-      deleted: [],
-    });
-    const [deep, nested, fifo, sock, util] = d.uncarried;
-    expect(d.uncarried).toHaveLength(5);
-    expect(deep && describeUncarried(deep)).toMatch(
-      /^too deep for a patch: deep\/d{60}\/.{50,}… \(a path over 4095 bytes\)$/,
-    );
-    expect(Buffer.byteLength(deep?.path ?? "")).toBeGreaterThan(4095);
-    expect(nested).toMatchObject({
-      why: "too deep for a patch",
-      detail: `nested over ${MAX_PATCH_DEPTH} levels`,
-    });
-    expect(nested?.path.split("/")).toHaveLength(MAX_PATCH_DEPTH + 1);
-    expect([fifo, sock, util].map((u) => u && describeUncarried(u))).toEqual([
-      "not a regular file: new.fifo (a FIFO)",
-      "not a regular file: sock (a socket)",
-      "not a regular file: src/util.py (a FIFO)",
-    ]);
-    const patch = await c.patch();
-    expect(patch.uncarried).toEqual(d.uncarried);
-    expect(patch.diff).toContain("+print('changed')");
-    expect(patch.diff).not.toMatch(/util\.py|new\.fifo|sock|deep|nested/);
-    await c.dispose();
-    expect(existsSync(c.root)).toBe(false);
-  });
+  needing("overlayfs", skip && "overlayfs cannot be mounted here").it(
+    "is listed apart, left out of the patch, and removed with the checkout",
+    async () => {
+      const c =
+        mode === "auto"
+          ? await snapshot.checkout()
+          : await prepareSnapshot(snapshot.dir, { prepared: true, mode, scratchDir: scratch }).then((s) => {
+              copySnapshots.push(s);
+              return s.checkout();
+            });
+      writeFileSync(join(c.root, "src/app.py"), "print('changed')\n");
+      makeUncarriable(c.root);
+      const d = await c.diff();
+      expect({ added: d.added, modified: d.modified, deleted: d.deleted }).toEqual({
+        added: [],
+        modified: ["src/app.py"],
+        deleted: [],
+      });
+      const [deep, nested, fifo, sock, util] = d.uncarried;
+      expect(d.uncarried).toHaveLength(5);
+      expect(deep && describeUncarried(deep)).toMatch(
+        /^too deep for a patch: deep\/d{60}\/.{50,}… \(a path over 4095 bytes\)$/,
+      );
+      expect(Buffer.byteLength(deep?.path ?? "")).toBeGreaterThan(4095);
+      expect(nested).toMatchObject({
+        why: "too deep for a patch",
+        detail: `nested over ${MAX_PATCH_DEPTH} levels`,
+      });
+      expect(nested?.path.split("/")).toHaveLength(MAX_PATCH_DEPTH + 1);
+      expect([fifo, sock, util].map((u) => u && describeUncarried(u))).toEqual([
+        "not a regular file: new.fifo (a FIFO)",
+        "not a regular file: sock (a socket)",
+        "not a regular file: src/util.py (a FIFO)",
+      ]);
+      const patch = await c.patch();
+      expect(patch.uncarried).toEqual(d.uncarried);
+      expect(patch.diff).toContain("+print('changed')");
+      expect(patch.diff).not.toMatch(/util\.py|new\.fifo|sock|deep|nested/);
+      await c.dispose();
+      expect(existsSync(c.root)).toBe(false);
+    },
+  );
 });
 
-describe.skipIf(!canOverlay)("overlay specifics", () => {
+needing("overlayfs", !canOverlay && "overlayfs cannot be mounted here").describe("overlay specifics", () => {
   it("records deletions as whiteouts and keeps git's own writes in the upper layer", async () => {
     const c = await snapshot.checkout();
     const upper = c.layers?.upper ?? "";

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { needing } from "../../testing/needs.js";
 import { prepareSnapshot } from "./snapshot.js";
 import { makeScratch, makeSourceTree, mountedUnder, overlayWorksHere, treeFingerprint } from "./testing.js";
 import type { Snapshot } from "./types.js";
@@ -43,7 +44,7 @@ describe("copy fallback", () => {
     expect(existsSync(a.root)).toBe(false);
   });
 
-  it.skipIf(!canOverlay)(
+  needing("overlayfs", !canOverlay && "overlayfs cannot be mounted here").it(
     "falls back, and says why, when the overlay mount really fails (nested overlay)",
     async () => {
       // overlayfs stacks two deep at most: a snapshot inside a checkout of a snapshot inside a checkout

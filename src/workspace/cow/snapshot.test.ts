@@ -11,6 +11,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { needing } from "../../testing/needs.js";
 import { writeTextInside } from "../files.js";
 import { git } from "../git.js";
 import { DEFAULT_WORKSPACE_BYTES } from "./capacity.js";
@@ -51,13 +52,16 @@ describe("prepareSnapshot", () => {
     expect(s.dir).toBe(realpathSync(s.dir));
   });
 
-  it.skipIf(!canOverlay)("makes the snapshot read-only, even for root, until disposed", async () => {
-    const s = await snap(makeSourceTree(scratch), { scratchDir: scratch });
-    expect(s.protection).toBe("read-only bind mount");
-    expect(s.warning).toBeUndefined();
-    expect(() => writeFileSync(join(s.dir, "src/app.py"), "pwned")).toThrow(/EROFS/);
-    expect(readMountInfo().find((m) => m.target === s.dir)?.mountOptions).toContain("ro");
-  });
+  needing("overlayfs", !canOverlay && "overlayfs cannot be mounted here").it(
+    "makes the snapshot read-only, even for root, until disposed",
+    async () => {
+      const s = await snap(makeSourceTree(scratch), { scratchDir: scratch });
+      expect(s.protection).toBe("read-only bind mount");
+      expect(s.warning).toBeUndefined();
+      expect(() => writeFileSync(join(s.dir, "src/app.py"), "pwned")).toThrow(/EROFS/);
+      expect(readMountInfo().find((m) => m.target === s.dir)?.mountOptions).toContain("ro");
+    },
+  );
 
   it("keeps a copy made `into` a directory, and reuses it in place with `prepared`", async () => {
     const into = join(scratch, "kept-snapshot");
@@ -93,7 +97,7 @@ describe("prepareSnapshot", () => {
   });
 });
 
-describe.skipIf(!canOverlay)("overlay checkouts", () => {
+needing("overlayfs", !canOverlay && "overlayfs cannot be mounted here").describe("overlay checkouts", () => {
   it("mounts nosuid,nodev with a plain upper layer, and resets to the snapshot in place", async () => {
     const s = await snap(makeSourceTree(scratch), { scratchDir: scratch });
     const c = await s.checkout();

@@ -7,13 +7,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { runCli } from "../cli/testing.js";
-import { builtinTasksDir } from "../tasks/index.js";
-import { EVENTUALLY } from "../testing/time.js";
-import { checkExperiment, type LoadedExperiment, loadExperiment } from "./load.js";
-import { attemptDir, runExperiment } from "./run.js";
-import { DB_FILE } from "./store.js";
-import { builtinCatalog, type TaskRef } from "./tasks.js";
+import { runCli } from "../../src/cli/testing.js";
+import { checkExperiment, type LoadedExperiment, loadExperiment } from "../../src/experiment/load.js";
+import { attemptDir, runExperiment } from "../../src/experiment/run.js";
+import { DB_FILE } from "../../src/experiment/store.js";
+import { builtinCatalog, type TaskRef } from "../../src/experiment/tasks.js";
+import { builtinTasksDir } from "../../src/tasks/index.js";
+import { EVENTUALLY } from "../../src/testing/time.js";
 
 let dirs: string[] = [];
 afterEach(() => {

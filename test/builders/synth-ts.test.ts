@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { synth } from "./synth.js";
-import { checkMutants, commitFiles, initRepo } from "./testing.js";
+import { synth } from "../../src/builders/synth.js";
+import { checkMutants, commitFiles, initRepo } from "../../src/builders/testing.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "acilab-synth-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

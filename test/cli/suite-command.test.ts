@@ -2,8 +2,8 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { packageRoot } from "../tasks/index.js";
-import { suiteCommand } from "./suite-command.js";
+import { suiteCommand } from "../../src/cli/suite-command.js";
+import { packageRoot } from "../../src/tasks/index.js";
 
 const root = mkdtempSync(join(tmpdir(), "acilab-suite-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

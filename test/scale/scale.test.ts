@@ -15,14 +15,14 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunSpec, resolveRunSpec } from "../run/index.js";
-import { startRedis, type TestRedis } from "../testing/redis.js";
-import { BundlePublisher, fetchBundle, sha256 } from "./bundles.js";
-import { connect, keys, reachable, redactUrl, withPassword } from "./connection.js";
-import { queueChecks } from "./doctor.js";
-import { executeJob } from "./execute.js";
-import { packDir, unpackDir } from "./files.js";
-import { acilabVersion, JOB_PROTOCOL, parseJob, skew } from "./protocol.js";
+import { type RunSpec, resolveRunSpec } from "../../src/run/index.js";
+import { BundlePublisher, fetchBundle, sha256 } from "../../src/scale/bundles.js";
+import { connect, keys, reachable, redactUrl, withPassword } from "../../src/scale/connection.js";
+import { queueChecks } from "../../src/scale/doctor.js";
+import { executeJob } from "../../src/scale/execute.js";
+import { packDir, unpackDir } from "../../src/scale/files.js";
+import { acilabVersion, JOB_PROTOCOL, parseJob, skew } from "../../src/scale/protocol.js";
+import { startRedis, type TestRedis } from "../../src/testing/redis.js";
 
 let redis: TestRedis;
 const dirs: string[] = [];

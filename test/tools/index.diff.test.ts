@@ -15,12 +15,16 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Sandbox } from "../../sandbox/index.js";
-import { HANG_GUARD_MS } from "../../testing/time.js";
-import { newEditorState, type ToolContext, type ToolResult } from "../types.js";
-import { createSearchTools } from "./index.js";
-import { MAX_STORED_FILE_BYTES } from "./index-limits.js";
-import { indexStats, releaseAllSearchIndexes, workspaceIndex } from "./workspace-index.js";
+import type { Sandbox } from "../../src/sandbox/index.js";
+import { HANG_GUARD_MS } from "../../src/testing/time.js";
+import { createSearchTools } from "../../src/tools/search/index.js";
+import { MAX_STORED_FILE_BYTES } from "../../src/tools/search/index-limits.js";
+import {
+  indexStats,
+  releaseAllSearchIndexes,
+  workspaceIndex,
+} from "../../src/tools/search/workspace-index.js";
+import { newEditorState, type ToolContext, type ToolResult } from "../../src/tools/types.js";
 
 /** A small deterministic PRNG (mulberry32), so a failure can be replayed from its seed. */
 function prng(seed: number): () => number {

@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tsxLoaderPath } from "../../tasks/index.js";
-import { type ServedPages, serveHtml } from "../../testing/page-server.js";
-import { SCRATCH_PREFIX } from "./scratch.js";
+import { SCRATCH_PREFIX } from "../../src/cua/env/scratch.js";
+import { tsxLoaderPath } from "../../src/tasks/index.js";
+import { type ServedPages, serveHtml } from "../../src/testing/page-server.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "acilab-scratch-test-"));
 // Searchable by the box's uid, so the browser runs boxed (under a 0700 TMPDIR it falls back to the host).
@@ -31,7 +31,7 @@ afterAll(async () => {
 /** A child with TMPDIR=tmp that opens a browser on `url`, prints its profile, then obeys `then`. */
 async function browserChild(then: "kill" | "wait"): Promise<{ child: ChildProcess; profile: string }> {
   const code = `
-const { BrowserEnvironment } = await import(${JSON.stringify(new URL("./browser.ts", import.meta.url).pathname)});
+const { BrowserEnvironment } = await import(${JSON.stringify(new URL("../../src/cua/env/browser.ts", import.meta.url).pathname)});
 const env = new BrowserEnvironment();
 await env.reset({ url: process.argv[1] });
 console.log(env.userDataDir);

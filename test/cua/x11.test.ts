@@ -3,11 +3,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EVENTUALLY } from "../../testing/time.js";
-import { pngSize } from "../image.js";
-import type { UiElement } from "../types.js";
-import { boxCentre } from "./serialize.js";
-import { X11Environment } from "./x11.js";
+import { boxCentre } from "../../src/cua/env/serialize.js";
+import { X11Environment } from "../../src/cua/env/x11.js";
+import { pngSize } from "../../src/cua/image.js";
+import type { UiElement } from "../../src/cua/types.js";
+import { EVENTUALLY } from "../../src/testing/time.js";
 
 const PAGE = `<!doctype html><html><body style="margin:0;font:18px sans-serif">
 <h1 id="status">idle</h1>

@@ -5,8 +5,8 @@
  * per pointer region, and never one that holds or sits inside a real control.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ServedPages, serveHtml } from "../../testing/page-server.js";
-import { BrowserEnvironment } from "./browser.js";
+import { BrowserEnvironment } from "../../src/cua/env/browser.js";
+import { type ServedPages, serveHtml } from "../../src/testing/page-server.js";
 
 const PAGE = `<!doctype html><body style="margin:0;font:16px sans-serif">
 <style>.alink{cursor:pointer;color:blue;text-decoration:underline}</style>

@@ -8,14 +8,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { LoopbackServer } from "../policies/testing/loopback.js";
-import { openaiError, openaiStream } from "../policies/testing/openai-wire.js";
-import { readExperimentDir } from "./analysis-input.js";
-import { analyzeExperiment } from "./analyze.js";
-import { checkExperiment } from "./load.js";
-import { ExperimentError } from "./problems.js";
-import { runExperiment } from "./run.js";
-import { DB_FILE } from "./store.js";
+import { readExperimentDir } from "../../src/experiment/analysis-input.js";
+import { analyzeExperiment } from "../../src/experiment/analyze.js";
+import { checkExperiment } from "../../src/experiment/load.js";
+import { ExperimentError } from "../../src/experiment/problems.js";
+import { runExperiment } from "../../src/experiment/run.js";
+import { DB_FILE } from "../../src/experiment/store.js";
+import { LoopbackServer } from "../../src/policies/testing/loopback.js";
+import { openaiError, openaiStream } from "../../src/policies/testing/openai-wire.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -161,7 +161,7 @@ describe("a sampled experiment on built-in tasks (scripted policy, real grading)
     for (const chain of arm?.selectors ?? []) {
       expect(chain.error).toBeUndefined();
       if (chain.error === undefined)
-        expect(chain.bestOfK.map((p) => `${p.k}/${p.n}`)).toEqual(["2/2", "2/2"]);
+        expect(chain.bestOfK.map((p) => `${p.resolved}/${p.n}`)).toEqual(["2/2", "2/2"]);
     }
   });
 
@@ -214,7 +214,7 @@ describe("a sampled experiment on built-in tasks (scripted policy, real grading)
       expect(arm?.verifier).toMatchObject({ calls: 4, unparsable: 1, cost_usd: null });
       // Every sample resolves: the verifier chain submits a resolved one whatever the scores say.
       const chain = arm?.selectors.find((c) => c.chain === "verifier");
-      expect(chain?.error === undefined && chain?.bestOfK.map((p) => p.k)).toEqual([2, 2]);
+      expect(chain?.error === undefined && chain?.bestOfK.map((p) => p.resolved)).toEqual([2, 2]);
       expect(arm?.verifier?.fit).toBeNull();
     } finally {
       await server.close();

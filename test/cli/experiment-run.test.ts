@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runCli } from "./testing.js";
+import { runCli } from "../../src/cli/testing.js";
 
 let dir: string;
 beforeEach(() => {

@@ -7,10 +7,10 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { homedir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SANDBOX_UID } from "../../sandbox/index.js";
-import { BrowserEnvironment } from "./browser.js";
-import { BOX_PROFILE, boxUnavailable } from "./launch.js";
-import { X11Environment } from "./x11.js";
+import { BrowserEnvironment } from "../../src/cua/env/browser.js";
+import { BOX_PROFILE, boxUnavailable } from "../../src/cua/env/launch.js";
+import { X11Environment } from "../../src/cua/env/x11.js";
+import { SANDBOX_UID } from "../../src/sandbox/index.js";
 
 const unavailable = await boxUnavailable();
 
