@@ -53,7 +53,7 @@ async function timeCaptures(env: Environment, kind: ObserveKind, n: number): Pro
 /** Rows for every environment whose programs are installed; missing ones are skipped, not failed. */
 /**
  * The confirmation gate's live reading per action: for a pointer action the pointer is moved there
- * and the page gets two frames to react before it is read (so a page that swaps a control on hover
+ * and the page gets a frame to react before it is read (so a page that swaps a control on hover
  * is judged on what the press meets); keys read the focus at once. Both must stay small next to a
  * capture.
  */
@@ -69,7 +69,7 @@ async function timeGateReadings(env: BrowserEnvironment, n: number): Promise<Cap
     focus.push(performance.now() - t);
   }
   return [
-    summarise("cua gate reading, pointer action (move, two frames, read)", point, CAPTURE_TARGET_MS),
+    summarise("cua gate reading, pointer action (move, a frame, read)", point, CAPTURE_TARGET_MS),
     summarise("cua gate reading, key on the focus", focus, CAPTURE_TARGET_MS / 10),
   ];
 }

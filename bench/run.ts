@@ -11,6 +11,7 @@ import { benchCuaOverhead, benchPerceptualDelta, cuaCostLines } from "./cua.js";
 import { benchCuaFolder } from "./cua-folder.js";
 import { benchExperiment } from "./experiment.js";
 import { benchFileTools } from "./file.js";
+import { benchGate } from "./gate.js";
 import { benchGradeOverhead } from "./grade-overhead.js";
 import { benchGrading } from "./grading.js";
 import { BENCHMARKS } from "./groups.js";
@@ -93,7 +94,12 @@ async function main(): Promise<void> {
   if (!only || only === "experiment") rows.push(...(await benchExperiment()));
   if (!only || only === "report") rows.push(...(await benchReport()));
   if (!only || only === "cua") {
-    rows.push(...(await benchCuaOverhead()), ...(await benchPerceptualDelta()), ...(await benchCapture()));
+    rows.push(
+      ...(await benchCuaOverhead()),
+      ...(await benchPerceptualDelta()),
+      ...(await benchCapture()),
+      ...(await benchGate()),
+    );
     extra.push(...cuaCostLines());
   }
   if (!only || only === "cua-folder") {

@@ -156,7 +156,9 @@ function describe(r: CuaRunResult, dir: string): string {
     `  grade: ${r.grade.detail}`,
     `  stopped: ${r.stop_reason} (${r.detail}) after ${r.steps} steps, ${r.wall_s} s · tokens in/out ${formatTokens(r)} · cost ${formatCost(r)}`,
   ];
-  for (const b of r.blocked) lines.push(`  confirmation gate refused: ${b}`);
+  // The consequence gate's refusals say "request … refused" themselves; the label gate's need a name.
+  for (const b of r.blocked)
+    lines.push(b.startsWith("request ") ? `  ${b}` : `  confirmation gate refused: ${b}`);
   if (r.egress_refused.length > 0)
     lines.push(`  egress allowlist refused ${r.egress_refused.length} request(s)`);
   if (r.grade.reward !== undefined) lines.splice(1, 0, `  reward: ${r.grade.reward}`);

@@ -112,3 +112,33 @@ describe("reachOfKeys", () => {
     });
   });
 });
+
+describe("arrows, type-ahead and links as activations", () => {
+  const option = control("Delete account", "its radio group; arrows check another");
+  const onRadio: FocusedElement = { kind: "control", self: control("Keep", "focused"), choice: [option] };
+
+  it("reads arrows, Home/End, Page Up/Down and a plain character as changing a choice", () => {
+    for (const k of ["ArrowDown", "Up", "Right", "Home", "End", "Page_Down", "PageUp", "d"])
+      expect(keyEffect(k).changesChoice, k).toBe(true);
+    for (const k of ["Tab", "shift+Tab", "ctrl+a", "Escape", "Enter"])
+      expect(keyEffect(k).changesChoice, k).toBeUndefined();
+    expect(typedEffect("de").changesChoice).toBe(true);
+    expect(typedEffect("").changesChoice).toBeUndefined();
+  });
+
+  it("judges every choice an arrow or typing could land on", () => {
+    expect(reachOfKeys(keyEffect("ArrowDown"), onRadio)).toEqual({ kind: "controls", controls: [option] });
+    expect(reachOfKeys(typedEffect("d"), onRadio)).toEqual({ kind: "controls", controls: [option] });
+    // On a plain button an arrow changes nothing.
+    expect(reachOfKeys(keyEffect("ArrowDown"), onButton)).toEqual({ kind: "nothing" });
+  });
+
+  it("follows the links a focused control sits in", () => {
+    const link = control("goes to account delete", "the link it is in");
+    const inLink: FocusedElement = { kind: "control", self: control("Save", "focused"), links: [link] };
+    expect(reachOfKeys(keyEffect("Enter"), inLink)).toEqual({
+      kind: "controls",
+      controls: [inLink.self, link],
+    });
+  });
+});

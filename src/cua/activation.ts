@@ -1,7 +1,9 @@
 /**
  * What a key press or typed text would activate, given where the focus is (the live page's reading,
  * ./env/probe-script.ts). Pure, so every rule is a unit test: Enter and space activate the focused
- * control; Enter in a one-line field submits its form; ctrl/cmd+Enter submits from a textarea; Tab
+ * control (and the links it sits in); Enter in a one-line field submits its form; ctrl/cmd+Enter
+ * submits from a textarea; arrows, Home/End, Page Up/Down and type-ahead change a focused select,
+ * radio group or range — a change a page may submit, so each choice it could land on is judged; Tab
  * only moves the focus, so a chord or a text where Enter or space follows a Tab lands on an element
  * nobody has read yet: "unknown", and the gate fails closed.
  */
@@ -28,11 +30,32 @@ export interface KeyEffect {
    * another page, and what the rest lands on there cannot be read now.
    */
   keysAfterEnter?: boolean;
+  /** Arrows, Home/End, Page Up/Down or a printable character: what changes a select, radio group or range. */
+  changesChoice?: boolean;
 }
 
 const ENTER = new Set(["enter", "return", "kp_enter", "numpadenter", "kp_return"]);
 const SPACE = new Set(["space", " ", "kp_space"]);
 const COMMAND = new Set(["ctrl", "control", "meta", "cmd", "super", "win", "command"]);
+/** Keys that move a select's, radio group's or range's value. */
+const CHOICE_KEYS = new Set([
+  "up",
+  "down",
+  "left",
+  "right",
+  "arrowup",
+  "arrowdown",
+  "arrowleft",
+  "arrowright",
+  "home",
+  "end",
+  "pageup",
+  "pagedown",
+  "page_up",
+  "page_down",
+  "prior",
+  "next",
+]);
 
 /** A combo as the environments read it (keys.ts): parts split on "+", "ctrl++" meaning ctrl and plus. */
 export function keyEffect(keys: string): KeyEffect {
@@ -43,12 +66,15 @@ export function keyEffect(keys: string): KeyEffect {
   const space = parts.some((p) => SPACE.has(p));
   const last = parts.at(-1) ?? "";
   const alt = parts.slice(0, -1).some((p) => p === "alt" || p === "option");
+  const command = parts.some((p) => COMMAND.has(p));
+  const typeAhead = !command && !alt && [...last].length === 1 && last !== "+";
   return {
     enter,
     space,
-    command: parts.some((p) => COMMAND.has(p)),
+    command,
     movesFocusFirst: (enter || space) && parts.includes("tab"),
     ...(alt && combos.length === 1 && [...last].length === 1 ? { accessKey: last } : {}),
+    ...(parts.some((p) => CHOICE_KEYS.has(p)) || typeAhead ? { changesChoice: true } : {}),
   };
 }
 
@@ -68,6 +94,8 @@ export function typedEffect(text: string): KeyEffect {
     command: false,
     movesFocusFirst: tab >= 0 && /[\r\n ]/.test(after),
     ...(newline >= 0 && /[\r\n ]/.test(text.slice(newline + 1)) ? { keysAfterEnter: true } : {}),
+    // Typing into a select or radio group picks the option that starts with what was typed.
+    ...(/[^\s]/u.test(text) ? { changesChoice: true } : {}),
   };
 }
 
@@ -81,7 +109,9 @@ export function reachOfKeys(
     if (!focus) return { kind: "unknown", reason: unreadable ?? "the page's access keys could not be read" };
     if (focus.accessKeyed?.length) return { kind: "controls", controls: focus.accessKeyed };
   }
-  if (!effect.enter && !effect.space) return { kind: "nothing" };
+  const choice = effect.changesChoice && focus?.choice?.length ? focus.choice : [];
+  if (!effect.enter && !effect.space)
+    return choice.length > 0 ? { kind: "controls", controls: choice } : { kind: "nothing" };
   if (effect.movesFocusFirst) {
     return {
       kind: "unknown",
@@ -97,7 +127,7 @@ export function reachOfKeys(
         "the text goes on after an Enter, which may load another page before the rest lands; type up to the first newline, then look",
     };
   }
-  const controls: LiveControl[] = [];
+  const controls: LiveControl[] = [...choice];
   switch (focus.kind) {
     case "none":
       return { kind: "nothing" };
@@ -116,6 +146,8 @@ export function reachOfKeys(
       break;
     case "control":
       if (focus.self) controls.push(focus.self);
+      // The press bubbles to the links the control sits in: a button inside <a href> follows it.
+      controls.push(...(focus.links ?? []));
       // Enter on a checkbox or radio submits its form too (implicit submission).
       if (effect.enter && focus.submit) controls.push(focus.submit);
       break;

@@ -9,7 +9,7 @@ import type { ConfirmHook, GateRefusal, UnreadableHook } from "./gate.js";
 import type { StopCheck } from "./observer.js";
 import type { FrameCodec } from "./perceive.js";
 import type { TierName, VisionTier } from "./scaling.js";
-import type { Environment, EnvironmentStart, ObserveKind, Size, UiElement } from "./types.js";
+import type { Environment, EnvironmentStart, ObserveKind, RequestHook, Size, UiElement } from "./types.js";
 
 /** The task as the loop needs it; the task catalogue owns the rest (grading, app state). */
 export interface CuaTaskSpec {
@@ -62,7 +62,10 @@ export type CuaOutcome = RunOutcome & {
   screen: Size;
   model: Size;
   frames: FrameRecord[];
-  /** What the gate refused: destructive actions nobody approved, and actions whose target could not be read. */
+  /**
+   * What was refused: destructive actions nobody approved, actions whose target could not be read, and
+   * state-changing requests the page made that no rule allowed and nobody approved.
+   */
   blocked: GateRefusal[];
 };
 
@@ -87,6 +90,11 @@ export interface CuaEpisode {
   confirm?: ConfirmHook;
   /** Asked before an action whose target cannot be read (a canvas, a cross-origin frame); the default refuses. */
   confirmUnreadable?: UnreadableHook;
+  /**
+   * Asked about a state-changing request the page makes that no task rule allows (the consequence
+   * gate, env/request-gate.ts); the default refuses (nobody to ask in a headless run).
+   */
+  confirmRequest?: RequestHook;
   vocabulary?: readonly string[];
   /** Same-action detector thresholds (default warn at 3, halt at 5). */
   repeat?: { warnAt: number; haltAt: number };

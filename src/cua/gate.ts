@@ -8,7 +8,8 @@
  * permission hook for computer use: the tools' `resolve` steps (./tools.ts) name the targets.
  */
 import type { PermissionHook, ScreenPoint } from "../tools/index.js";
-import type { UiElement } from "./types.js";
+import { foldLabel, labelReadings } from "./label-text.js";
+import type { HeldRequest, UiElement } from "./types.js";
 
 /**
  * Labels that name an irreversible act. Matched as whole words, case-insensitively. "Cancel" alone is
@@ -57,8 +58,21 @@ export interface UnreadableRefusal {
   summary: string;
 }
 
-/** What the gate refused: a destructive target nobody approved, or one it could not read. */
-export type GateRefusal = ConfirmRequest | UnreadableRefusal;
+/**
+ * A state-changing request the page made that no task rule allowed and nobody approved: the
+ * consequence gate's refusal (env/request-gate.ts), listed with the gate's own.
+ */
+export interface RequestRefusal {
+  request: HeldRequest;
+  /** `request POST http://…/account/delete (form submission, 14-byte body; during click (200, 120)) refused`. */
+  summary: string;
+}
+
+/**
+ * What was refused: a destructive target nobody approved, one the gate could not read, or a
+ * state-changing request the page made.
+ */
+export type GateRefusal = ConfirmRequest | UnreadableRefusal | RequestRefusal;
 
 /** Asked before a destructive action; true lets it through. */
 export type ConfirmHook = (request: ConfirmRequest) => boolean | Promise<boolean>;
@@ -158,12 +172,17 @@ function verb(tool: string): string {
   return tool === "key" ? "key press" : tool === "type" ? "typing" : tool;
 }
 
-/** The first vocabulary entry the label contains as whole words, or undefined. */
+/**
+ * The first vocabulary entry the label contains as whole words, or undefined. The label is read as a
+ * person would (./label-text.ts: invisible characters dropped, look-alike letters folded, a
+ * right-to-left override read as shown), and the vocabulary folded the same way.
+ */
 export function destructiveMatch(label: string, vocabulary = DESTRUCTIVE_VOCABULARY): string | undefined {
-  const text = label.toLowerCase().replace(/\s+/g, " ");
+  const readings = labelReadings(label);
   return vocabulary.find((entry) => {
-    const words = entry.toLowerCase().split(/\s+/).map(escapeRegExp).join("\\s+");
-    return new RegExp(`(^|[^\\p{L}\\p{N}])${words}([^\\p{L}\\p{N}]|$)`, "u").test(text);
+    const words = foldLabel(entry).split(/\s+/).map(escapeRegExp).join("\\s+");
+    const re = new RegExp(`(^|[^\\p{L}\\p{N}])${words}([^\\p{L}\\p{N}]|$)`, "u");
+    return readings.some((text) => re.test(text));
   });
 }
 

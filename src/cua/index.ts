@@ -36,7 +36,10 @@ export {
   type InspectableEnvironment,
   type PageEvents,
   type PageGuardOptions,
+  parseRequestRule,
+  parseRequestRules,
   RENDERER_HEAP_MB,
+  refuseRequests,
   SharedBrowser,
 } from "./env/index.js";
 export {
@@ -57,6 +60,7 @@ export {
   destructiveMatch,
   GATE_NEAR_PX,
   type GateRefusal,
+  type RequestRefusal,
   targetAt,
   type UnreadableHook,
   type UnreadableRefusal,

@@ -130,7 +130,7 @@ describe("runCuaEpisode", () => {
       { done: "saved" },
     ]);
     expect(env.state).toMatchObject({ deleted: false, saved: true });
-    expect(outcome.blocked.map((b) => ("element" in b ? b.element.name : b.unreadable))).toEqual([
+    expect(outcome.blocked.map((b) => ("element" in b ? b.element.name : b.summary))).toEqual([
       "Delete account",
     ]);
     expect(env.acts.filter((a) => a.kind === "click")).toHaveLength(2);

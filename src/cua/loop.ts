@@ -11,8 +11,9 @@ import { DEFAULT_CUA_LIMITS, runAgent, runEndRecord, type StopReason } from "../
 import { ZERO_USAGE } from "../messages/index.js";
 import { ToolRegistry } from "../tools/index.js";
 import type { TrajectorySink } from "../trajectory/index.js";
+import { describeHeld, refuseRequests } from "./env/index.js";
 import { type CuaEpisode, type CuaOutcome, isFrameAware } from "./episode.js";
-import { confirmationGate, DESTRUCTIVE_VOCABULARY, denyAll } from "./gate.js";
+import { confirmationGate, DESTRUCTIVE_VOCABULARY, denyAll, type RequestRefusal } from "./gate.js";
 import { parseScreenshotHistory } from "./history.js";
 import { ScreenObserver } from "./observer.js";
 import { DECODE_ONCE_CODEC, Perceiver } from "./perceive.js";
@@ -60,6 +61,8 @@ export async function runCuaEpisode(ep: CuaEpisode): Promise<CuaOutcome> {
     ep.vocabulary ?? DESTRUCTIVE_VOCABULARY,
     ep.confirmUnreadable ?? denyAll,
   );
+  // The consequence gate's approver, before the first page loads (the observer's reset).
+  ep.env.approveRequests?.(ep.confirmRequest ?? refuseRequests);
   const tools = new ToolRegistry<CuaToolContext>(
     cuaTools({ elements: ep.observe === "a11y" || ep.observe === "som" }),
   );
@@ -128,7 +131,7 @@ export async function runCuaEpisode(ep: CuaEpisode): Promise<CuaOutcome> {
     screen,
     model: observer.last?.model ?? modelSizeFor(screen),
     frames: observer.frames,
-    blocked: [...gate.blocked],
+    blocked: [...gate.blocked, ...refusedRequests(ep.env)],
   };
   trajectory.write(runEndRecord(episode));
   return episode;
@@ -159,6 +162,13 @@ export function notStarted(
     frames: [],
     blocked: [],
   };
+}
+
+/** The page's state-changing requests this episode that were refused, as the run lists them. */
+export function refusedRequests(env: CuaEpisode["env"]): RequestRefusal[] {
+  return (env.heldRequests ?? [])
+    .filter((r) => r.decision === "refused")
+    .map((request) => ({ request, summary: `request ${describeHeld(request)} refused` }));
 }
 
 function checkFits(size: Size, tier: VisionTier): void {

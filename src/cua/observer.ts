@@ -9,6 +9,7 @@ import type { ToolCall } from "../messages/index.js";
 import { isFormatError, type ToolRegistry, type ToolResult } from "../tools/index.js";
 import type { ActionRecord } from "../trajectory/index.js";
 import { CUA_TOOL_NAMES, type CuaToolName, describeAction, toAction } from "./actions.js";
+import { describeHeld } from "./env/index.js";
 import type { FrameRecord, PolicyFrame } from "./episode.js";
 import type { ConfirmationGate } from "./gate.js";
 import { joinParts, screenText } from "./observation.js";
@@ -48,6 +49,7 @@ export class ScreenObserver implements RunObserver {
   private readonly repeat: RepeatDetector;
   private shown: SeenFrame | undefined;
   private blockedSeen = 0;
+  private requestsSeen = 0;
 
   constructor(private readonly o: ScreenObserverOptions) {
     this.environment = o.env.kind;
@@ -82,6 +84,7 @@ export class ScreenObserver implements RunObserver {
     const screenAction = ctx.executed.splice(0)[0];
     const blocked = this.o.gate.blocked.slice(this.blockedSeen)[0];
     this.blockedSeen = this.o.gate.blocked.length;
+    const refused = this.newRefusals();
     const [first] = turn.actions;
     const previous = this.shown;
     // No call, or `done`: nothing changed that the model will look at, so nothing is captured.
@@ -94,7 +97,9 @@ export class ScreenObserver implements RunObserver {
       stateChanged(previous, frame),
     );
     const repeat = asked ? this.repeat.observe(asked, stall.changed) : undefined;
-    const warnings = [stall.warning, repeat?.warning].filter((w): w is string => w !== undefined);
+    const warnings = [stall.warning, repeat?.warning, refusalNotice(refused)].filter(
+      (w): w is string => w !== undefined,
+    );
     const record = this.frames.at(-1);
     if (record) {
       record.delta = stall.delta;
@@ -124,12 +129,21 @@ export class ScreenObserver implements RunObserver {
           repeats: repeat?.count ?? 0,
           screen_action: screenAction ?? null,
           blocked: blocked?.summary ?? null,
+          requests_refused: refused,
           warnings,
           capture_ms: Math.round(frame.envMs),
         }),
       },
       ...(stop ? { stop } : {}),
     };
+  }
+
+  /** Requests refused since the last turn (the consequence gate), one line each. */
+  private newRefusals(): string[] {
+    const held = this.o.env.heldRequests ?? [];
+    const fresh = held.slice(this.requestsSeen);
+    this.requestsSeen = held.length;
+    return fresh.filter((r) => r.decision === "refused").map(describeHeld);
   }
 
   /** The call as the action it asked for; undefined when the model used the interface wrongly. */
@@ -172,6 +186,14 @@ function stateChanged(previous: SeenFrame, current: SeenFrame): boolean {
   return a !== undefined && b !== undefined && elementsSignature(a) !== elementsSignature(b);
 }
 
+/** What the model is told when the page's requests were refused: nothing reached the server. */
+function refusalNotice(refused: readonly string[]): string | undefined {
+  if (refused.length === 0) return undefined;
+  const shown = refused.slice(0, 3).join("; ");
+  const more = refused.length > 3 ? ` and ${refused.length - 3} more` : "";
+  return `The page's request ${shown}${more} was refused: it would change state on a server, no task rule allows it and nobody approved it, so nothing reached the server.`;
+}
+
 function detail(d: Partial<CuaTurnDetail>): CuaTurnDetail {
   return {
     frame: null,
@@ -180,6 +202,7 @@ function detail(d: Partial<CuaTurnDetail>): CuaTurnDetail {
     repeats: 0,
     screen_action: null,
     blocked: null,
+    requests_refused: [],
     warnings: [],
     capture_ms: null,
     ...d,

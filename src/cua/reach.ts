@@ -17,7 +17,8 @@ export async function pressTarget(
   point: ScreenPoint,
   via?: string,
 ): Promise<ToolTarget | undefined> {
-  const live = await readLive(ctx, { kind: "point", ...point });
+  // The release of a drag drops whatever it carries: the zone under it is judged, control or not.
+  const live = await readLive(ctx, { kind: "point", ...point, ...(via === "release" ? { drop: true } : {}) });
   const targets: ToolTarget[] = [];
   // Without a live reading, a frame whose elements failed to capture cannot be judged at all.
   if (!live && ctx.frame.unchecked) return { kind: "unreadable", reason: ctx.frame.unchecked, point };
@@ -40,7 +41,8 @@ export async function pressTarget(
 
 /** What pressing `effect`'s keys (or typing its text) reaches: the focused element, or its form. */
 export async function focusTarget(ctx: CuaToolContext, effect: KeyEffect): Promise<ToolTarget | undefined> {
-  if (!effect.enter && !effect.space && effect.accessKey === undefined) return undefined;
+  if (!effect.enter && !effect.space && effect.accessKey === undefined && !effect.changesChoice)
+    return undefined;
   const live = await readLive(ctx, {
     kind: "focus",
     ...(effect.accessKey !== undefined ? { accessKey: effect.accessKey } : {}),

@@ -18,6 +18,8 @@ export interface CuaTurnDetail {
   /** What the environment executed, in screen pixels (null when nothing ran). */
   screen_action: ScreenAction | null;
   blocked: string | null;
+  /** State-changing requests the page made during or after this turn's action that were refused. */
+  requests_refused: string[];
   warnings: string[];
   capture_ms: number | null;
 }

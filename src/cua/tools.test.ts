@@ -158,12 +158,15 @@ describe("the computer-use tools in the registry", () => {
         return { ok: true, controls: [] };
       },
     });
-    // Tab and typing without Enter or space activate nothing: the page is not even asked.
+    // Tab activates nothing: the page is not even asked. Typing asks where the focus is (type-ahead
+    // picks a select's option), and a focused button has no options to pick.
     expect(await registry.call(call("key", { keys: "shift+Tab" }), ctx)).toEqual({
       output: "ok: key shift+Tab",
     });
-    expect(await registry.call(call("type", { text: "abc" }), ctx)).toEqual({ output: 'ok: type "abc"' });
     expect(queries).toEqual([]);
+    expect(await registry.call(call("type", { text: "abc" }), ctx)).toEqual({ output: 'ok: type "abc"' });
+    expect(queries).toEqual([{ kind: "focus" }]);
+    queries.length = 0;
     expect((await registry.call(call("key", { keys: "Enter" }), ctx)).output).toMatch(
       /^error: permission denied for key: that key press would activate button "Delete account" \(focused\)/,
     );

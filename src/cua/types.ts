@@ -94,11 +94,37 @@ export interface Environment {
    * gives it a click point. Absent: the environment cannot, and click_element refuses such elements.
    */
   reveal?(element: UiElement): Promise<void>;
+  /**
+   * The consequence gate: who is asked about a state-changing request no `allowRequests` rule covers
+   * (a person in interactive use; the default refuses). Absent: the environment cannot hold requests.
+   */
+  approveRequests?(hook: RequestHook): void;
+  /** This episode's state-changing requests that were held, and what became of each (in order). */
+  readonly heldRequests?: readonly HeldRequest[] | undefined;
   close(): Promise<void>;
 }
 
+/** A state-changing request the page made, held until a rule or a person allowed it. */
+export interface HeldRequest {
+  /** "request" (fetch, XHR), "form" (a form submission), "beacon", "navigation", "websocket". */
+  kind: "request" | "form" | "beacon" | "navigation" | "websocket";
+  /** The HTTP method; "WS" for a WebSocket open. */
+  method: string;
+  url: string;
+  /** Bytes of the body; null when the browser did not say (a streamed or file body). */
+  bodyBytes: number | null;
+  /** The action in flight when the page made it (`click (200, 120)`), `after …` the last one, or `the first page loading`. */
+  cause: string;
+  /** What became of it: a task rule allowed it, a person did, or it was refused. */
+  decision: "rule" | "approved" | "refused";
+}
+
+/** Asked about a held request no rule allows; true lets it through. Headless runs refuse. */
+export type RequestHook = (request: Omit<HeldRequest, "decision">) => boolean | Promise<boolean>;
+
 export type ProbeQuery =
-  | { kind: "point"; x: number; y: number }
+  /** With `drop`, the release of a drag: what lies under it is judged too, control or not (a drop zone). */
+  | { kind: "point"; x: number; y: number; drop?: boolean }
   /** With `accessKey`, also the elements whose accesskey it is (what alt+shift+KEY clicks). */
   | { kind: "focus"; accessKey?: string };
 
@@ -130,6 +156,13 @@ export interface FocusedElement {
   submit?: LiveControl;
   /** For a query with an access key: the controls that key would click. */
   accessKeyed?: LiveControl[];
+  /**
+   * What an arrow key or type-ahead changes on the focused control: a select (its options in its
+   * label), every radio of its group, a range; each with the form a change may submit.
+   */
+  choice?: LiveControl[];
+  /** Links the focused control sits in: Enter or space on it follows them too. */
+  links?: LiveControl[];
 }
 
 export type Probe =
@@ -143,6 +176,11 @@ export interface EnvironmentStart {
   command?: string[];
   /** Hosts the page may reach (everything else is refused below the page); default: the start URL's origin only. */
   allowHosts?: string[];
+  /**
+   * State-changing requests allowed without asking (`METHOD PATTERN`, see env/request-rules.ts);
+   * every other one is held for the approver and refused in a headless run.
+   */
+  allowRequests?: string[];
   /** Pre-authenticated session: cookies injected before the first load; never typed credentials. */
   cookies?: Array<{ name: string; value: string; domain: string; path?: string }>;
 }
@@ -154,7 +192,9 @@ export type PageHazardKind =
   | "load_timeout"
   | "page_crashed"
   | "page_unresponsive"
-  | "download_too_large";
+  | "download_too_large"
+  | "console_flood"
+  | "navigation_flood";
 
 export interface PageHazard {
   kind: PageHazardKind;

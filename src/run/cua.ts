@@ -18,12 +18,15 @@ import {
   type FrameRecord,
   frameCaptions,
   type Grade,
+  type HeldRequest,
   isTaskFile,
   LabelledEnvironment,
   notStarted,
   type ObserveKind,
   type OpenStage,
   type PageEvents,
+  type RequestHook,
+  refuseRequests,
   runCuaEpisode,
   type Size,
   startFailure,
@@ -51,6 +54,10 @@ export interface CuaOptions {
   limits?: Partial<Limits>;
   /** Asked before a destructive click; default: deny (headless). */
   confirm?: ConfirmHook;
+  /** Asked about a state-changing request no task rule allows; default: refuse (headless). */
+  confirmRequest?: RequestHook;
+  /** Where the page runs: a headless browser (default) or Chromium on an X11 desktop. */
+  environment?: "browser" | "x11";
   /** Where the browser comes from: a SharedBrowser a folder run keeps (a fresh context each); default its own. */
   browsers?: BrowserSource;
 }
@@ -76,8 +83,13 @@ export type CuaRunResult = ResultCore<"cua", Grade> & {
   resolution: string;
   /** The image the model saw, `WIDTHxHEIGHT`. */
   model_image: string;
-  /** Destructive clicks the confirmation gate refused. */
+  /**
+   * What was refused, one line each: destructive clicks the confirmation gate refused, and
+   * state-changing requests the page made that no rule allowed (method, URL, body size, cause).
+   */
   blocked: string[];
+  /** The refused requests of `blocked`, as data. */
+  requests_refused: HeldRequest[];
   /** Requests the egress allowlist refused ("CONNECT host:443", "GET http://…"). */
   egress_refused: string[];
   /** Why the browser ran with less than its box (or on the host, where bwrap cannot run); null when boxed. */
@@ -113,8 +125,15 @@ async function executeCua(
   // Downloads go into the run's folder, never anywhere else (without one, they go with the browser).
   const downloadsDir = run.out ? join(run.out, "downloads") : undefined;
   const env = new LabelledEnvironment(
-    createEnvironment("browser", options.screen, downloadsDir ? { downloadsDir } : {}, options.browsers),
+    createEnvironment(
+      options.environment ?? "browser",
+      options.screen,
+      downloadsDir ? { downloadsDir } : {},
+      options.browsers,
+    ),
   );
+  // Before the stage loads its first page: a task file's page may make requests as it loads.
+  env.approveRequests(options.confirmRequest ?? refuseRequests);
   let episode: OpenStage | undefined;
   let outcome: CuaOutcome;
   let egress: string[] = [];
@@ -168,6 +187,7 @@ async function executeCua(
       ...(options.history ? { history: options.history } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
       ...(options.confirm ? { confirm: options.confirm } : {}),
+      ...(options.confirmRequest ? { confirmRequest: options.confirmRequest } : {}),
       ...(run.signal ? { signal: run.signal } : {}),
       ...(run.out ? { framesDir: join(run.out, "frames") } : {}),
     });
@@ -201,6 +221,7 @@ async function executeCua(
       resolution: `${options.screen.width}x${options.screen.height}`,
       model_image: `${outcome.model.width}x${outcome.model.height}`,
       blocked: outcome.blocked.map((b) => b.summary),
+      requests_refused: outcome.blocked.flatMap((b) => ("request" in b ? [b.request] : [])),
       egress_refused: egress,
       sandbox_warning: sandboxWarning ?? null,
       key_leaks: episode?.keyLeaks() ?? [],

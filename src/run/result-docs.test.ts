@@ -45,6 +45,7 @@ const CUA = [
   "resolution",
   "model_image",
   "blocked",
+  "requests_refused",
   "egress_refused",
   "sandbox_warning",
   "key_leaks",

@@ -110,6 +110,8 @@ describe.concurrent("the shipped task files with their reference scripts", () =>
         join(dir, "task.yaml"),
         `id: url-app\ninstruction: Press the button.\napp:\n  url: http://127.0.0.1:${port}/\n` +
           "grade: { js: window.REWARD ?? 0, done_js: window.DONE === true }\n" +
+          // The press changes the user's app: the task allows that one request, nothing else.
+          'allow_requests: ["POST /press"]\n' +
           "script:\n  - click: { role: button, name: Press }\n  - done: pressed\n",
       );
       const task = loadTaskFile(join(dir, "task.yaml"));

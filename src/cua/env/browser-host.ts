@@ -45,6 +45,8 @@ export interface EpisodeBrowser {
   startMs: number;
   /** False when a running browser was reused. */
   launched: boolean;
+  /** Why the browser may have died on its own (the box's memory limit), for the page guard. */
+  deathCause(): string;
   /** `discard`: the browser may be in a bad state (a page misbehaved); do not reuse it. */
   close(options?: { discard?: boolean }): Promise<void>;
 }
@@ -100,6 +102,7 @@ export const ownBrowser: BrowserSource = {
       artifactsDir: s.artifactsDir,
       startMs: s.launchMs,
       launched: true,
+      deathCause: () => s.launched.deathCause(),
       close: async () => {
         await s.launched.close();
         removeProfile(s.profile);
@@ -169,6 +172,7 @@ export class SharedBrowser implements BrowserSource {
       artifactsDir: running.artifactsDir,
       startMs: performance.now() - started,
       launched: !reused,
+      deathCause: () => running.launched.deathCause(),
       close: async (options = {}) => {
         try {
           const closed = await Promise.race([

@@ -213,7 +213,7 @@ describe.skipIf(!existsSync("/usr/bin/chromium"))("BrowserEnvironment (Debian ch
     // page, not the form and not a page between documents.
     holdPosts = true;
     try {
-      await env.reset({ url: `${startUrl}/form` });
+      await env.reset({ url: `${startUrl}/form`, allowRequests: ["POST /slow-post"] });
       const form = await env.capture("a11y");
       const click = env.act({ kind: "click", ...boxCentre(named(form.elements, "Submit")) });
       await vi.waitFor(() => expect(heldPosts).toHaveLength(1), EVENTUALLY);
@@ -227,7 +227,7 @@ describe.skipIf(!existsSync("/usr/bin/chromium"))("BrowserEnvironment (Debian ch
     // Then answered after 300 ms, so captures race the page being replaced: never a pause of our own,
     // the environment settles the navigation, then captures the new page.
     for (let i = 0; i < 3; i++) {
-      await env.reset({ url: `${startUrl}/form` });
+      await env.reset({ url: `${startUrl}/form`, allowRequests: ["POST /slow-post"] });
       const before = await env.capture("a11y");
       await env.act({ kind: "click", ...boxCentre(named(before.elements, "Submit")) });
       const after = await env.capture("a11y");

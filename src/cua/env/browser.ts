@@ -5,34 +5,34 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
+import { describeAction } from "../actions.js";
 import {
   type Capture,
   type Environment,
   type EnvironmentStart,
+  type HeldRequest,
   type ObserveKind,
   PageHazardError,
   type Probe,
   type ProbeQuery,
+  type RequestHook,
   type ScreenAction,
   type Size,
   type UiElement,
 } from "../types.js";
 import { collectElements } from "./a11y.js";
 import { type BrowserSource, type EpisodeBrowser, ownBrowser } from "./browser-host.js";
-import { PageInput, TWO_FRAMES } from "./browser-input.js";
+import { PageInput } from "./browser-input.js";
 import { assertChromium, pageRefusals } from "./chromium.js";
 import { cleanDom, DEFAULT_DOM_BUDGET } from "./dom.js";
 import { type EgressProxy, type EgressRefusal, originRule } from "./egress.js";
 import { browserPid } from "./launch.js";
 import { PageActivity } from "./page-activity.js";
-import {
-  type DownloadRecord,
-  type PageEvents,
-  PageGuard,
-  type PageGuardOptions,
-  RENDERER_HEAP_MB,
-} from "./page-guard.js";
+import type { DownloadRecord } from "./page-downloads.js";
+import { type PageEvents, PageGuard, type PageGuardOptions, RENDERER_HEAP_MB } from "./page-guard.js";
 import { probeThroughCdp } from "./probe.js";
+import { RequestGate } from "./request-gate.js";
+import { RequestHold } from "./request-hold.js";
 import { revealThroughCdp } from "./reveal.js";
 import { drawMarks } from "./som.js";
 
@@ -62,6 +62,11 @@ export interface BrowserEnvironmentOptions {
    * a folder run keeps across its episodes, a fresh context each (browser-host.ts).
    */
   browsers?: BrowserSource;
+  /**
+   * Hold state-changing requests (default true). Only the benchmark turns it off, to measure what
+   * the consequence gate costs against a browser without it; createEnvironment never does.
+   */
+  consequenceGate?: boolean;
 }
 
 export class BrowserEnvironment implements Environment {
@@ -82,12 +87,18 @@ export class BrowserEnvironment implements Environment {
   private readonly input = new PageInput(() => this.live().page);
   private readonly guard: PageGuard;
   private readonly heapMb: number;
+  /** The consequence gate: state-changing requests held until a rule or the approver allows them. */
+  private readonly requests = new RequestGate();
+  /** This episode's hold on the browser's requests (detached at close: a shared browser outlives it). */
+  private hold: RequestHold | undefined;
+  private readonly holdRequests: boolean;
 
   constructor(options: BrowserEnvironmentOptions = {}) {
     this.screen = options.screen ?? DEFAULT_SCREEN;
     this.domBudget = options.domBudget ?? DEFAULT_DOM_BUDGET;
     this.guard = new PageGuard(options.guard);
     this.heapMb = options.heapMb ?? RENDERER_HEAP_MB;
+    this.holdRequests = options.consequenceGate ?? true;
     this.browsers = options.browsers ?? ownBrowser;
   }
 
@@ -122,6 +133,16 @@ export class BrowserEnvironment implements Environment {
     return this.launched?.profile;
   }
 
+  /** This episode's held state-changing requests, with what became of each. */
+  get heldRequests(): readonly HeldRequest[] {
+    return [...this.requests.held];
+  }
+
+  /** Who is asked about a state-changing request no task rule allows (default: refused). */
+  approveRequests(hook: RequestHook): void {
+    this.requests.setApprover(hook);
+  }
+
   /** Why the browser runs with less than the full box, if it does (result.json's sandbox_warning). */
   get sandboxWarning(): string | undefined {
     return this.warning;
@@ -136,6 +157,8 @@ export class BrowserEnvironment implements Environment {
     if (!start.url) throw new Error("browser environment: reset needs start.url (the task's first page)");
     assertChromium();
     await this.closeBrowser();
+    // A rule that does not parse is the task's mistake: said before any browser starts.
+    this.requests.configure(start.url, start.allowRequests);
     this.launched = await this.browsers.open({
       heapMb: this.heapMb,
       context: { viewport: this.screen, screen: this.screen, deviceScaleFactor: 1, acceptDownloads: true },
@@ -146,14 +169,26 @@ export class BrowserEnvironment implements Environment {
     this.proxy = this.launched.proxy;
     this.warning = this.launched.warning;
     this.context = this.launched.context;
+    // Held from the first request on: the hold is on before the first page loads.
+    if (this.holdRequests) {
+      this.proxy.onWebSocket = (ws) =>
+        this.requests.judge({ kind: "websocket", method: "WS", url: ws.url, bodyBytes: null });
+      this.hold = new RequestHold(this.requests);
+      await this.hold.attach(this.context);
+    } else this.proxy.onWebSocket = async () => true;
     if (start.cookies && start.cookies.length > 0) {
       await this.context.addCookies(start.cookies.map((c) => ({ ...c, path: c.path ?? "/" })));
     }
     // A popup or target=_blank becomes the page the user sees, as it would on a real screen (the
     // guard closes those past its cap). Settled once the new page has loaded and captures read it.
-    this.guard.watch(this.context, (p) => {
-      this.activity.opened(Promise.all([p.waitForLoadState("load"), this.follow(p)]));
-    });
+    const launched = this.launched;
+    this.guard.watch(
+      this.context,
+      (p) => {
+        this.activity.opened(Promise.all([p.waitForLoadState("load"), this.follow(p)]));
+      },
+      () => launched.deathCause(),
+    );
     this.activity.watch(this.context);
     const page = this.context.pages()[0] ?? (await this.context.newPage());
     await this.follow(page);
@@ -221,6 +256,16 @@ export class BrowserEnvironment implements Environment {
   }
 
   async act(action: ScreenAction): Promise<void> {
+    const what = describeAction(action);
+    this.requests.acting(what);
+    try {
+      await this.actOnPage(action);
+    } finally {
+      this.requests.acted(what);
+    }
+  }
+
+  private async actOnPage(action: ScreenAction): Promise<void> {
     const { page } = this.live();
     try {
       await this.guard.race(this.input.send(action), `the ${action.kind} action`);
@@ -251,17 +296,16 @@ export class BrowserEnvironment implements Environment {
 
   /**
    * What a press at a point, or a key on the focus, would activate in the current page (the gate's
-   * reading). For a point, the pointer goes there first and the page gets two frames to react, then
+   * reading). For a point, the pointer goes there first and the page gets a frame to react, then
    * the page is read: what a page shows under a resting pointer (hover menus, or a "Save" that turns
    * into "Delete account" on mousemove) is what the press will meet, since the press does not move.
+   * A page that changes later still meets the consequence gate: what it changes is held there.
    */
   async probe(query: ProbeQuery): Promise<Probe> {
     if (!this.page || !this.cdp) return { ok: false, reason: "the browser has no page open" };
     const read = async () => {
-      if (query.kind === "point") {
-        await this.input.moveTo(query.x, query.y);
-        await this.live().page.evaluate(TWO_FRAMES);
-      }
+      // The pointer goes first; the reading waits for the page's next frame (probe.ts).
+      if (query.kind === "point") await this.input.moveTo(query.x, query.y);
       return probeThroughCdp(this.live().cdp, query);
     };
     return this.guard.race(read(), "the confirmation gate's reading of the page");
@@ -315,6 +359,10 @@ export class BrowserEnvironment implements Environment {
     this.activity.clear();
     // Downloads in progress finish first, so the episode's folder holds whole files.
     await this.guard.settle();
+    this.guard.expectClose();
+    // The hold's browser-wide session goes with the episode (a shared browser keeps running).
+    await this.hold?.detach();
+    this.hold = undefined;
     // Its own browser goes with its proxy and box (the profile in the box's /tmp with it); a shared
     // one keeps running unless the page misbehaved.
     if (launched) await launched.close({ discard: this.guard.hazard !== undefined });

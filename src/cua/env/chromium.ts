@@ -45,11 +45,14 @@ export const QUIET_CHROMIUM_FLAGS = [
 /**
  * Route everything through the allowlist proxy. Chromium bypasses proxies for loopback by default;
  * `<-loopback>` removes that, so another port on 127.0.0.1 is refused like any other host. WebRTC may
- * not send UDP around the proxy.
+ * not send UDP around the proxy. Per scheme, so that WebSockets (and only they: Chromium sends ws://
+ * and wss:// to the `socks=` proxy when there is one) arrive as SOCKS5 on the same socket, where the
+ * consequence gate holds each open (./egress.ts).
  */
 export function proxyFlags(proxyUrl: string): string[] {
+  const hostPort = new URL(proxyUrl).host;
   return [
-    `--proxy-server=${proxyUrl}`,
+    `--proxy-server=http=http://${hostPort};https=http://${hostPort};socks=socks5://${hostPort}`,
     "--proxy-bypass-list=<-loopback>",
     "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
   ];

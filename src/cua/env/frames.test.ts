@@ -49,7 +49,11 @@ describe("iframes in the accessibility tree and set-of-mark", () => {
   it("lists a same-origin frame's elements on the screen and marks cross-origin frames, unread", async () => {
     const env = new BrowserEnvironment();
     try {
-      await env.reset({ url, allowHosts: [`127.0.0.1`, "localhost"] });
+      // Both ports named: a host without one is 80 and 443 only.
+      await env.reset({
+        url,
+        allowHosts: [`127.0.0.1:${new URL(url).port}`, `127.0.0.1:${otherPort}`, `localhost:${otherPort}`],
+      });
       const capture = await env.capture("som");
       const elements = capture.elements ?? [];
       const byName = (name: string) => elements.find((e) => e.name === name);

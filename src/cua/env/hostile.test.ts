@@ -14,7 +14,7 @@ import { ScriptedCuaPolicy, type ScriptedCuaStep } from "../scripted.js";
 import { PageHazardError as HazardError, type PageHazardError } from "../types.js";
 import { MAX_ELEMENTS } from "./a11y.js";
 import { BrowserEnvironment } from "./browser.js";
-import { safeFileName } from "./page-guard.js";
+import { safeFileName } from "./page-downloads.js";
 import { MAX_OFFSCREEN } from "./serialize.js";
 
 const BUTTON = (label: string, onclick: string) =>

@@ -13,9 +13,9 @@ export { CHROMIUM_PATH } from "./chromium.js";
 export { cleanDom, DEFAULT_DOM_BUDGET, truncateText } from "./dom.js";
 export { EgressProxy, type EgressRefusal, isAllowed, originRule, parseAllowHost } from "./egress.js";
 export { toPlaywrightKeys, toXdotoolKeys } from "./keys.js";
+export type { DownloadRecord } from "./page-downloads.js";
 export {
   DIALOG_LOOP_AT,
-  type DownloadRecord,
   MAX_OPEN_PAGES,
   NAVIGATION_TIMEOUT_MS,
   type PageEvents,
@@ -23,6 +23,15 @@ export {
   POPUP_FLOOD_AT,
   RENDERER_HEAP_MB,
 } from "./page-guard.js";
+export { describeHeld, MAX_HELD_RECORDS, refuseRequests } from "./request-gate.js";
+export {
+  allowedByRules,
+  changesState,
+  parseRequestRule,
+  parseRequestRules,
+  type RequestKind,
+  type RequestRule,
+} from "./request-rules.js";
 export {
   type AxTreeNode,
   boxCentre,
@@ -43,7 +52,8 @@ import type { Environment, Size } from "../types.js";
 import { BrowserEnvironment, type BrowserStartup } from "./browser.js";
 import type { BrowserSource } from "./browser-host.js";
 import type { EgressRefusal } from "./egress.js";
-import type { DownloadRecord, PageEvents, PageGuardOptions } from "./page-guard.js";
+import type { DownloadRecord } from "./page-downloads.js";
+import type { PageEvents, PageGuardOptions } from "./page-guard.js";
 import { X11Environment } from "./x11.js";
 
 /** What both environments offer beyond the contract: the allowlist's refusals and page-state reads. */
@@ -72,9 +82,9 @@ export function createEnvironment(
   guard?: PageGuardOptions,
   browsers?: BrowserSource,
 ): InspectableEnvironment {
-  const options = screen ? { screen } : {};
+  const options = { ...(screen ? { screen } : {}), ...(guard ? { guard } : {}) };
   return kind === "browser"
-    ? new BrowserEnvironment({ ...options, ...(guard ? { guard } : {}), ...(browsers ? { browsers } : {}) })
+    ? new BrowserEnvironment({ ...options, ...(browsers ? { browsers } : {}) })
     : new X11Environment(options);
 }
 export { recheckElement } from "./recheck.js";

@@ -12,7 +12,13 @@
 import { chmodSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type BrowserContext, chromium } from "playwright-core";
-import { PROXY_SOCKET, PROXY_URL, ProgramBox, probeBwrap } from "../../sandbox/index.js";
+import {
+  DEFAULT_BOX_MEMORY_BYTES,
+  PROXY_SOCKET,
+  PROXY_URL,
+  ProgramBox,
+  probeBwrap,
+} from "../../sandbox/index.js";
 import {
   BOX_CHROMIUM_FLAGS,
   boxChromiumBinary,
@@ -66,8 +72,10 @@ function commonOptions(launch: ChromiumLaunch) {
     handleSIGINT: false,
     handleSIGTERM: false,
     handleSIGHUP: false,
-    // Playwright must not add its own proxy bypass.
-    ignoreDefaultArgs: ["--enable-automation"],
+    // Playwright must not add its own proxy bypass, nor turn off Chromium's IPC flooding protection:
+    // with it off, a page calling pushState in a loop floods the browser process until nothing
+    // answers (measured here: every capture timed out); with it on, Chromium ignores the excess calls.
+    ignoreDefaultArgs: ["--enable-automation", "--disable-ipc-flooding-protection"],
   };
 }
 
@@ -80,6 +88,8 @@ export interface LaunchedChromium {
   warning: string | undefined;
   /** Close the browser, the proxy and the box. The proxy's refusals stay readable. */
   close(): Promise<void>;
+  /** Why the browser may have died on its own: the box's memory limit, when it killed something. */
+  deathCause(): string;
 }
 
 let chromiumSandbox: { ok: boolean; why: string } | undefined;
@@ -162,6 +172,10 @@ async function startBoxed(
         await started.close();
         await box.close();
       },
+      deathCause: () =>
+        box.oomKills() > 0
+          ? `the box's memory limit (${Math.round(DEFAULT_BOX_MEMORY_BYTES / 1024 ** 3)} GiB) killed it`
+          : "it exited or was killed",
     };
   } catch (err) {
     await proxy?.close();
@@ -194,6 +208,7 @@ async function launchOnHost(launch: ChromiumLaunch, why: string): Promise<Launch
       await context.close().catch(() => undefined);
       await proxy.close();
     },
+    deathCause: () => "it exited or was killed",
   };
 }
 

@@ -23,10 +23,16 @@ const PAGE = `<!doctype html><meta charset="utf-8"><style>body{margin:0;font:16p
 <canvas id="canvas" class="a" style="left:20px;top:400px;cursor:pointer" width="200" height="80" onclick="void 0"></canvas>
 <button id="save" class="a" style="left:300px;top:420px">Save</button>
 <div id="row" class="a" style="left:300px;top:480px;cursor:pointer"><span id="row-text">Delete row</span></div>
+<button id="x" class="a" aria-label="Close" style="left:600px;top:480px;width:24px;height:24px;padding:0"><span style="display:block;width:16px;height:16px;background-image:linear-gradient(#000,#fff)"></span></button>
+<button id="banner" class="a" aria-label="Save" style="left:600px;top:530px;width:200px;height:40px;padding:0"><span style="display:block;width:200px;height:40px;background-image:linear-gradient(#000,#fff)"></span></button>
 <form method="post" action="/account/delete" class="a" style="left:20px;top:520px">
   <input id="reason" aria-label="Reason"><textarea id="note" aria-label="Note"></textarea><button>Confirm</button>
 </form>
+<div id="host" class="a" style="left:20px;top:600px;width:200px;height:30px">Save</div>
 <script>
+  // A closed root on a plain div whose own (unslotted, so unshown) text says "Save".
+  document.getElementById("host").attachShadow({ mode: "closed" }).innerHTML =
+    '<button style="width:200px;height:30px">Delete it</button>';
   document.getElementById("cross").src = CROSS_URL;
   // A page cannot change what the gate reads: it runs in its own JavaScript world.
   Document.prototype.elementsFromPoint = function () { return []; };
@@ -99,6 +105,26 @@ describe("probe: what a press at a point activates", () => {
     expect(names(await at("hidden"))).toEqual([]);
     expect(names(await at("save"))).toEqual(['button "Save"']);
     expect(names(await at("row-text"))).toEqual(['generic "Delete row"']);
+  });
+
+  it("judges an icon by the control's name, and refuses to read a picture the size of words", async () => {
+    expect(names(await at("x"))).toEqual(['button "Close"']);
+    expect(await at("banner")).toEqual({
+      ok: false,
+      reason: `the control's visible text is an image or a canvas (button "Save"), which the gate cannot read`,
+    });
+  });
+
+  it("enters a closed shadow root on a plain div, whose own text is not what is shown", async () => {
+    expect(names(await at("host"))).toEqual(['button "Delete it"']);
+  });
+
+  it("judges what lies under a drop, control or not", async () => {
+    const point = await centreOf("row-text");
+    expect(names(await env.probe({ kind: "point", ...point, drop: true }))).toEqual([
+      'drop zone "Delete row" (the drop zone)',
+      'generic "Delete row"',
+    ]);
   });
 
   it("reads into a same-origin frame, with the control's point on the screen", async () => {

@@ -1,8 +1,9 @@
 /**
  * The X11 desktop environment: Xvfb on a free display, matchbox-window-manager (Debian's smallest WM
  * that maximises windows: 4 packages against openbox's 35), xdotool for input, and a real application.
- * With a URL the application is Chromium in kiosk mode, reached over CDP for the accessibility tree,
- * set-of-mark and DOM; with a command it is that program, and only screenshots are available.
+ * With a URL the application is Chromium in kiosk mode (./x11-chromium.ts: reached over CDP for the
+ * accessibility tree, set-of-mark, DOM and the gate's reading, with the headless browser's guards);
+ * with a command it is that program, and only screenshots are available.
  *
  * Screenshots read Xvfb's own frame buffer: `-fbdir` keeps the screen as an XWD file in memory, so a
  * capture is a read + decode + PNG encode with no X round trip or process spawn (`xwd -root` costs a
@@ -11,60 +12,45 @@
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import { unprivilegedArgv } from "../../sandbox/index.js";
-import { MAX_WAIT_SECONDS } from "../actions.js";
+import { describeAction, MAX_WAIT_SECONDS } from "../actions.js";
 import { encodeRaw } from "../image.js";
 import {
   type Capture,
   type Environment,
   type EnvironmentStart,
+  type HeldRequest,
   NoAccessibilityTreeError,
   type ObserveKind,
   type Probe,
   type ProbeQuery,
+  type RequestHook,
   type ScreenAction,
   type Size,
   type UiElement,
 } from "../types.js";
-import { collectElements, type ViewportPlacement } from "./a11y.js";
 import { DEFAULT_SCREEN } from "./browser.js";
-import {
-  artifactsDirOf,
-  assertChromium,
-  freshProfile,
-  pageRefusals,
-  QUIET_CHROMIUM_FLAGS,
-  removeProfile,
-} from "./chromium.js";
-import { cleanDom, DEFAULT_DOM_BUDGET } from "./dom.js";
-import { type EgressProxy, type EgressRefusal, originRule } from "./egress.js";
-import { browserPid, type LaunchedChromium, launchChromium } from "./launch.js";
-import { probeThroughCdp } from "./probe.js";
+import { pageRefusals } from "./chromium.js";
+import { DEFAULT_DOM_BUDGET } from "./dom.js";
+import type { EgressRefusal } from "./egress.js";
+import type { PageEvents, PageGuardOptions } from "./page-guard.js";
 import { type Owned, removeNow, removeOnExit, run, spawnOwned, stopOwned } from "./proc.js";
-import { revealThroughCdp } from "./reveal.js";
-import { sweepBrowserLeftovers } from "./scratch.js";
 import { drawMarksRaw } from "./som.js";
+import { APP_START_TIMEOUT_MS, DesktopChromium } from "./x11-chromium.js";
 import { xdotoolCommands } from "./x11-input.js";
 import { startXvfb, waitFor } from "./xvfb.js";
 import { decodeXwd, parseXwdHeader, type XwdImage } from "./xwd.js";
 
 /** A wheel scroll is animated by the app; this lets it land before the next frame-buffer read. */
 const SCROLL_SETTLE_MS = 50;
-const APP_START_TIMEOUT_MS = 20_000;
 /** How long to wait for a started program's first paint before the episode starts anyway. */
 const FIRST_PAINT_TIMEOUT_MS = 5_000;
 
 export interface X11EnvironmentOptions {
   screen?: Size;
   domBudget?: number;
-}
-
-/** The browser inside the desktop, when the application is Chromium. */
-interface InnerBrowser {
-  context: BrowserContext;
-  page: Page;
-  cdp: CDPSession;
+  /** Caps on what the desktop's page may do (page-guard.ts), as for the headless browser. */
+  guard?: PageGuardOptions;
 }
 
 export class X11Environment implements Environment {
@@ -75,30 +61,43 @@ export class X11Environment implements Environment {
   private display: string | undefined;
   private fbFile: string | undefined;
   private workDir: string | undefined;
-  private profile: string | undefined;
-  private proxy: EgressProxy | undefined;
-  private inner: InnerBrowser | undefined;
-  private launched: LaunchedChromium | undefined;
-  private warning: string | undefined;
+  /** The desktop's Chromium (when the application is a URL), with its guards. */
+  private readonly chromium: DesktopChromium;
 
   constructor(options: X11EnvironmentOptions = {}) {
     this.screen = options.screen ?? DEFAULT_SCREEN;
     this.domBudget = options.domBudget ?? DEFAULT_DOM_BUDGET;
+    this.chromium = new DesktopChromium(options.guard);
+  }
+
+  /** What the desktop's page did this episode (dialogs, popups, a crash). */
+  get pageEvents(): PageEvents {
+    return this.chromium.pageEvents;
   }
 
   get refusals(): readonly EgressRefusal[] {
     // Chromium's own update/sign-in calls left out (chromium.ts); pages here are not watched per request.
-    return pageRefusals(this.proxy?.refusals ?? []);
+    return pageRefusals(this.chromium.refusals);
+  }
+
+  /** This episode's held state-changing requests (the desktop's Chromium), with what became of each. */
+  get heldRequests(): readonly HeldRequest[] {
+    return this.chromium.heldRequests;
+  }
+
+  /** Who is asked about a state-changing request no task rule allows (default: refused). */
+  approveRequests(hook: RequestHook): void {
+    this.chromium.approveRequests(hook);
   }
 
   /** Why the desktop's Chromium runs with less than the full box, if it does (result.json). */
   get sandboxWarning(): string | undefined {
-    return this.warning;
+    return this.chromium.warning;
   }
 
   /** The desktop's Chromium browser process (host pid), while it runs. */
   get browserPid(): number | undefined {
-    return this.launched ? browserPid(this.launched.box) : undefined;
+    return this.chromium.pid;
   }
 
   /**
@@ -121,6 +120,7 @@ export class X11Environment implements Environment {
       );
     }
     await this.teardown();
+    this.chromium.clear();
     this.workDir = removeOnExit(
       mkdtempSync(join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "acilab-x11-")),
     );
@@ -137,19 +137,21 @@ export class X11Environment implements Environment {
       await this.waitForWindow(cmd);
       await this.waitForPaint();
     } else if (start.url) {
-      await this.startChromium(start);
+      await this.chromium.start({ ...start, url: start.url }, this.display, this.screen);
+      await this.waitForWindow("chromium");
     }
   }
 
   async capture(observe: ObserveKind): Promise<Capture> {
     const started = performance.now();
-    const wantElements = observe === "a11y" || observe === "som";
-    const inner = observe === "screenshot" ? undefined : this.innerFor(observe);
-    const [frame, elements, dom] = await Promise.all([
+    this.chromium.check();
+    if (observe !== "screenshot") this.needPage(observe);
+    // The frame buffer is the X server's, read whatever the page does; the page's elements are not.
+    const [frame, read] = await Promise.all([
       this.frame(),
-      wantElements && inner ? collectElements(inner.cdp, await this.placement(inner.page)) : undefined,
-      observe === "dom" && inner ? cleanDom(inner.page, this.domBudget) : undefined,
+      observe === "screenshot" ? {} : this.chromium.read(observe, this.domBudget),
     ]);
+    const { elements, dom } = read as { elements?: Capture["elements"]; dom?: string };
     // One PNG encode per capture: marks are drawn on the raw frame when asked for.
     const png =
       observe === "som" && elements
@@ -167,44 +169,46 @@ export class X11Environment implements Environment {
       const ms = Math.min(Math.max(0, action.seconds), MAX_WAIT_SECONDS) * 1000;
       return new Promise((r) => setTimeout(r, ms));
     }
-    for (const argv of xdotoolCommands(action)) await this.xdotool(argv);
-    // Let the app repaint a scroll before the next capture reads the frame buffer.
-    if (action.kind === "scroll") await new Promise((r) => setTimeout(r, SCROLL_SETTLE_MS));
+    const what = describeAction(action);
+    this.chromium.acting(what);
+    try {
+      for (const argv of xdotoolCommands(action)) await this.xdotool(argv);
+      // Let the app repaint a scroll before the next capture reads the frame buffer.
+      if (action.kind === "scroll") await new Promise((r) => setTimeout(r, SCROLL_SETTLE_MS));
+    } finally {
+      this.chromium.acted(what);
+    }
+    this.chromium.check();
   }
 
   /**
    * The gate's reading of the inner Chromium's page, over its CDP session. A desktop running another
-   * program has no page to read: NoAccessibilityTreeError, as for an a11y capture.
+   * program has no page to read: NoAccessibilityTreeError, as for an a11y capture (the gate then
+   * reads what captures show, which is nothing: see perceive.ts).
    */
   async probe(query: ProbeQuery): Promise<Probe> {
-    // The same error captures throw: the gate then reads what captures show, which is nothing (see perceive.ts).
-    const inner = this.innerFor("a11y");
-    const placement = await this.placement(inner.page).catch(() => undefined);
-    if (!placement)
-      return { ok: false, reason: "the browser window's place on the screen could not be read" };
-    if (query.kind === "point") {
-      // As in the headless browser: the pointer rests where it will press, the page reacts, then it
-      // is read. xdotool's click there moves nothing (the X server sends no motion for no change).
-      await this.xdotool(["mousemove", String(Math.round(query.x)), String(Math.round(query.y))]);
-      await inner.page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))");
-    }
-    return probeThroughCdp(inner.cdp, query, placement.offset);
+    this.needPage("a11y");
+    // As in the headless browser: the pointer rests where it will press, the page reacts, then it is
+    // read. xdotool's click there moves nothing (the X server sends no motion for no change).
+    return this.chromium.probe(query, (x, y) =>
+      this.xdotool(["mousemove", String(Math.round(x)), String(Math.round(y))]),
+    );
   }
 
   /** Scroll an element listed offscreen into view in the inner browser's page (click_element on it). */
   async reveal(element: UiElement): Promise<void> {
-    const inner = this.innerFor("a11y");
-    await revealThroughCdp(inner.cdp, element, (s) => inner.page.evaluate(s));
+    this.needPage("a11y");
+    await this.chromium.reveal(element);
   }
 
   /** Evaluate a script in the inner browser's page (tests and graders read page state with it). */
   async evaluate<T>(script: string): Promise<T> {
-    return (await this.innerFor("dom").page.evaluate(script)) as T;
+    this.needPage("dom");
+    return this.chromium.evaluate<T>(script);
   }
 
   async close(): Promise<void> {
     await this.teardown();
-    this.proxy = undefined;
   }
 
   private frame(): XwdImage {
@@ -212,59 +216,12 @@ export class X11Environment implements Environment {
     return decodeXwd(readFileSync(this.fbFile));
   }
 
-  private innerFor(observe: ObserveKind): InnerBrowser {
-    if (!this.inner) {
+  private needPage(observe: ObserveKind): void {
+    if (!this.chromium.open) {
       throw new NoAccessibilityTreeError(
         `x11 environment: the "${observe}" observation needs the accessibility tree, which only the built-in Chromium application exposes (over CDP) — start with { url } instead of { command }, or observe "screenshot"`,
       );
     }
-    return this.inner;
-  }
-
-  /** Where the page's viewport sits on the screen: kiosk mode fills it, but a WM could still add a border. */
-  private async placement(page: Page): Promise<ViewportPlacement> {
-    const [sx, sy, ow, oh, iw, ih] = await page.evaluate<number[]>(
-      "[screenX, screenY, outerWidth, outerHeight, innerWidth, innerHeight]",
-    );
-    const side = Math.max(0, ((ow ?? 0) - (iw ?? 0)) / 2);
-    return {
-      offset: { x: (sx ?? 0) + side, y: (sy ?? 0) + Math.max(0, (oh ?? 0) - (ih ?? 0) - side) },
-      viewport: { width: iw ?? this.screen.width, height: ih ?? this.screen.height },
-    };
-  }
-
-  private async startChromium(start: EnvironmentStart): Promise<void> {
-    assertChromium();
-    const url = start.url!;
-    await sweepBrowserLeftovers();
-    this.profile = freshProfile();
-    const { width, height } = this.screen;
-    // Launched by Playwright like the headless browser, in the same box; only this display's socket
-    // is bound into it (launch.ts).
-    const launched = await launchChromium({
-      hostProfile: this.profile,
-      artifactsDir: artifactsDirOf(this.profile),
-      args: [
-        ...QUIET_CHROMIUM_FLAGS,
-        "--kiosk",
-        `--window-size=${width},${height}`,
-        "--window-position=0,0",
-        "--force-device-scale-factor=1",
-      ],
-      context: { headless: false, viewport: null, timeout: APP_START_TIMEOUT_MS },
-      allowHosts: start.allowHosts ?? [originRule(url)],
-      ...(this.display ? { display: this.display } : {}),
-    });
-    this.launched = launched;
-    this.proxy = launched.proxy;
-    this.warning = launched.warning;
-    const { context } = launched;
-    if (start.cookies?.length)
-      await context.addCookies(start.cookies.map((c) => ({ ...c, path: c.path ?? "/" })));
-    const page = context.pages()[0] ?? (await context.newPage());
-    this.inner = { context, page, cdp: await context.newCDPSession(page) };
-    await page.goto(url, { waitUntil: "load", timeout: APP_START_TIMEOUT_MS });
-    await this.waitForWindow("chromium");
   }
 
   private async waitForWindow(what: string): Promise<void> {
@@ -304,14 +261,10 @@ export class X11Environment implements Environment {
   }
 
   private async teardown(): Promise<void> {
-    const launched = this.launched;
-    this.inner = this.launched = undefined;
     // The browser first (its box and proxy with it), while its display is still there.
-    if (launched) await launched.close();
+    await this.chromium.close();
     for (const owned of this.procs.reverse()) await stopOwned(owned);
     this.procs = [];
-    removeProfile(this.profile);
-    this.profile = undefined;
     if (this.workDir) removeNow(this.workDir);
     this.workDir = this.display = this.fbFile = undefined;
   }

@@ -35,6 +35,7 @@ function commandTask(command: string, ready = "/"): TaskFile {
     setupJs: "",
     grade: { js: "1", doneJs: undefined },
     allowHosts: [],
+    allowRequests: [],
     observe: ["a11y"],
     script: [],
   };

@@ -67,6 +67,19 @@ describe("task files", () => {
     expect(problem(GOOD.replace("  done_js:", "  done:")).field).toBe("grade.done");
   });
 
+  it("loads allow_requests rules, and names a rule that does not parse at its line", () => {
+    const task = loadTaskFile(
+      write(GOOD.replace("allow_hosts: []", 'allow_requests: ["POST /api/search", "WS /live"]')),
+    );
+    expect(task.allowRequests).toEqual(["POST /api/search", "WS /live"]);
+    const err = problem(GOOD.replace("allow_hosts: []", "allow_requests:\n  - POST /ok\n  - /api/search"));
+    expect(err.field).toBe("allow_requests[1]");
+    expect(err.at).toEqual({ line: 11, column: 5 });
+    expect(err.message).toMatch(
+      /"\/api\/search" is not "METHOD PATTERN" — write e\.g\. "POST \/api\/search"/,
+    );
+  });
+
   it("says which folder is missing and that it is relative to the task file", () => {
     const err = problem(GOOD.replace("./site", "./www"));
     expect(err.field).toBe("app.static");

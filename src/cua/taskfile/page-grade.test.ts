@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { InspectableEnvironment } from "../env/index.js";
+import { PageHazardError } from "../types.js";
 import { expression, PAGE_READ_TIMEOUT_MS, PageGrade, toReward } from "./page-grade.js";
 import type { TaskFile } from "./schema.js";
 
@@ -20,6 +21,7 @@ function task(js: string, doneJs?: string): TaskFile {
     setupJs: "",
     grade: { js, doneJs },
     allowHosts: [],
+    allowRequests: [],
     observe: ["a11y"],
     script: [],
   };
@@ -81,5 +83,32 @@ describe("a task file's grade, read in the page", () => {
     expect(verdict.detail).toMatch(
       /^tasks\/cua\/x\/task\.yaml: grade\.js: threw .* at the end — fix the expression/,
     );
+  });
+});
+
+describe("a grade the page keeps from being read", () => {
+  it("blames the page, not the expression, when the page misbehaved or its browser is gone", async () => {
+    const hazard = new PageHazardError({ kind: "page_crashed", detail: "the renderer of http://x/ crashed" });
+    for (const failure of [
+      hazard,
+      new Error("page.evaluate: Target crashed"),
+      new Error("Target page, context or browser has been closed"),
+    ]) {
+      const env = { evaluate: async () => Promise.reject(failure) } as unknown as InspectableEnvironment;
+      const grade = new PageGrade(env, task("window.REWARD"));
+      await grade.final();
+      const { detail, resolved } = grade.verdict();
+      expect(resolved).toBe(false);
+      expect(detail).toMatch(
+        /grade\.js: could not be read, the page misbehaved \(.+\) at the end — the page failed, not the expression/,
+      );
+      expect(detail).not.toMatch(/fix the expression/);
+    }
+  });
+
+  it("still asks to fix an expression that throws on its own", async () => {
+    const grade = new PageGrade(pageEnv({}), task("window.nope.x"));
+    await grade.final();
+    expect(grade.verdict().detail).toMatch(/grade\.js: threw .* at the end — fix the expression/);
   });
 });

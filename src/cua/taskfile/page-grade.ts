@@ -7,13 +7,22 @@
  */
 import type { InspectableEnvironment } from "../env/index.js";
 import type { Grade } from "../tasks/types.js";
+import { PageHazardError } from "../types.js";
 import type { TaskFile } from "./schema.js";
 
 /** Reads that hit a page between documents ("Execution context was destroyed") are tried again. */
 const EVAL_ATTEMPTS = 3;
 const EVAL_RETRY_MS = 150;
 
-export type PageRead = { ok: true; value: unknown } | { ok: false; error: string };
+/**
+ * What reading the page gave: a value, the expression's own error, or `pageFault` — the page (not the
+ * expression) failed: it misbehaved (a crash, a flood, scripts that never yield) or its browser is gone.
+ */
+export type PageRead = { ok: true; value: unknown } | { ok: false; error: string; pageFault?: true };
+
+/** Errors that say the page or its browser went away, whatever the expression was. */
+const PAGE_GONE =
+  /Target crashed|Target page, context or browser has been closed|Target closed|Browser has been closed/i;
 
 /** A task file's verdict: the grade every kind has, and the reward. */
 export type TaskFileGrade = Grade & { reward: number };
@@ -48,9 +57,11 @@ export async function readPage(env: InspectableEnvironment, script: string): Pro
     try {
       return { ok: true, value: await env.evaluate<unknown>(script) };
     } catch (err) {
+      if (err instanceof PageHazardError) return { ok: false, error: err.detail, pageFault: true };
       const message = err instanceof Error ? err.message : String(err);
       error = (message.split("\n")[0] ?? message).replace(/^page\.evaluate: /, "");
-      if (!/context was destroyed|navigat|Target closed|not attached/i.test(message)) break;
+      if (PAGE_GONE.test(message)) return { ok: false, error, pageFault: true };
+      if (!/context was destroyed|navigat|not attached/i.test(message)) break;
       await new Promise((r) => setTimeout(r, EVAL_RETRY_MS));
     }
   }
@@ -67,7 +78,7 @@ export function toReward(value: unknown): number | string {
 
 export class PageGrade {
   private last: { reward: number; step: number } | undefined;
-  private finalRead: { reward: number } | { problem: string } | undefined;
+  private finalRead: { reward: number } | { problem: string; pageFault: boolean } | undefined;
   private doneAt: number | undefined;
   private readonly notes: string[] = [];
 
@@ -80,12 +91,14 @@ export class PageGrade {
   async afterStep(step: number): Promise<{ reason: "submitted"; detail: string } | undefined> {
     const read = await this.reward();
     if (typeof read === "number") this.last = { reward: read, step };
-    else this.note(`grade.js after step ${step}: ${read}`);
+    else this.note(`grade.js after step ${step}: ${read.problem}`);
     const { doneJs } = this.task.grade;
     if (!doneJs) return undefined;
     const done = await readPage(this.env, expression(doneJs));
     if (!done.ok) {
-      this.note(`grade.done_js after step ${step}: threw ${done.error}`);
+      this.note(
+        `grade.done_js after step ${step}: ${done.pageFault ? "could not be read, " : "threw "}${done.error}`,
+      );
       return undefined;
     }
     if (done.value !== true) return undefined;
@@ -101,21 +114,28 @@ export class PageGrade {
   async final(): Promise<void> {
     if (this.finalRead) return;
     const read = await this.reward();
-    this.finalRead = typeof read === "number" ? { reward: read } : { problem: read };
+    this.finalRead = typeof read === "number" ? { reward: read } : read;
   }
 
   verdict(): TaskFileGrade {
     const { file, grade } = this.task;
     const notes = this.notes.length > 0 ? ` (also: ${this.notes.join("; ")})` : "";
-    const end = this.finalRead ?? { problem: "it was never read (the episode ended before the page loaded)" };
+    const end = this.finalRead ?? {
+      problem: "it was never read (the episode ended before the page loaded)",
+      pageFault: true,
+    };
     if ("problem" in end) {
       const last = this.last
         ? `; the last reward read was ${this.last.reward} after step ${this.last.step}`
         : "";
+      // A page that crashed or misbehaved is not the expression's fault: say so, and no fix to make.
+      const advice = end.pageFault
+        ? "the page failed, not the expression"
+        : "fix the expression (it runs in the page, e.g. window.REWARD)";
       return {
         resolved: false,
         reward: 0,
-        detail: `${file}: grade.js: ${end.problem} at the end — fix the expression (it runs in the page, e.g. window.REWARD)${last}${notes}`,
+        detail: `${file}: grade.js: ${end.problem} at the end — ${advice}${last}${notes}`,
       };
     }
     const when = this.doneAt !== undefined ? `when the page said done (step ${this.doneAt})` : "at the end";
@@ -126,9 +146,14 @@ export class PageGrade {
     };
   }
 
-  private async reward(): Promise<number | string> {
+  private async reward(): Promise<number | { problem: string; pageFault: boolean }> {
     const read = await readPage(this.env, expression(this.task.grade.js));
-    return read.ok ? toReward(read.value) : `threw ${read.error}`;
+    if (!read.ok)
+      return read.pageFault
+        ? { problem: `could not be read, the page misbehaved (${read.error})`, pageFault: true }
+        : { problem: `threw ${read.error}`, pageFault: false };
+    const reward = toReward(read.value);
+    return typeof reward === "number" ? reward : { problem: reward, pageFault: false };
   }
 
   private note(text: string): void {

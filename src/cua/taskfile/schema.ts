@@ -5,6 +5,7 @@
  */
 import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
 import { z } from "zod";
+import { parseRequestRule } from "../env/request-rules.js";
 import type { ScriptedCuaStep } from "../scripted.js";
 import { SCRIPT_STEP } from "../tasks/policy.js";
 import type { ObserveKind } from "../types.js";
@@ -32,6 +33,8 @@ export interface TaskFile {
   setupJs: string;
   grade: { js: string; doneJs: string | undefined };
   allowHosts: string[];
+  /** State-changing requests allowed without asking (`METHOD PATTERN`); every other one is held. */
+  allowRequests: string[];
   observe: ObserveKind[];
   script: ScriptedCuaStep[];
 }
@@ -72,6 +75,17 @@ const Schema = z
     setup_js: z.string().optional(),
     grade: z.object({ js: text, done_js: text.optional() }).strict(),
     allow_hosts: z.array(text).optional(),
+    allow_requests: z
+      .array(
+        text.superRefine((rule, ctx) => {
+          try {
+            parseRequestRule(rule);
+          } catch (err) {
+            ctx.addIssue({ code: "custom", message: (err as Error).message });
+          }
+        }),
+      )
+      .optional(),
     observe: z
       .array(z.enum(TASK_FILE_OBSERVE as [ObserveKind, ...ObserveKind[]]))
       .min(1)
@@ -86,6 +100,7 @@ const HINTS: Record<string, string> = {
   app: 'write app: {static: ./site}, app: {command: "… {port}", ready: /health} or app: {url: http://…}',
   grade: "write grade: {js: window.REWARD > 0} (an expression read in the page)",
   "grade.js": "an expression read in the page after every step, e.g. window.REWARD",
+  allow_requests: 'a list of "METHOD PATTERN" rules, e.g. ["POST /api/search", "GET /search?*"]',
   observe: `a list of ${TASK_FILE_OBSERVE.join(", ")}`,
   script: "a list of scripted steps (docs/computer-use.md: Scripted policies)",
 };
@@ -141,6 +156,7 @@ export function parseTaskFile(file: string, source: string, dir: string): TaskFi
     setupJs: t.setup_js ?? "",
     grade: { js: t.grade.js, doneJs: t.grade.done_js },
     allowHosts: t.allow_hosts ?? [],
+    allowRequests: t.allow_requests ?? [],
     observe: t.observe ?? [...TASK_FILE_OBSERVE],
     script: (t.script ?? []) as ScriptedCuaStep[],
   };
@@ -158,7 +174,7 @@ function resolvePath(dir: string, path: string): string {
 
 function knownKeys(path: readonly (string | number)[]): string {
   const shapes: Record<string, string> = {
-    "": "id, instruction | instruction_js, app, start, setup_js, grade, allow_hosts, observe, script",
+    "": "id, instruction | instruction_js, app, start, setup_js, grade, allow_hosts, allow_requests, observe, script",
     app: "static, or command and ready, or url",
     grade: "js, done_js",
   };

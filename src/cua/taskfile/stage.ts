@@ -2,6 +2,7 @@ import type { Policy } from "../../policies/index.js";
 import type { InspectableEnvironment } from "../env/index.js";
 import type { CuaStage, OpenStage } from "../stage.js";
 import { cuaScriptedPolicy } from "../tasks/policy.js";
+import { PageHazardError } from "../types.js";
 import { type StartAppOptions, startApp } from "./app.js";
 import { expression, PageGrade, readPage, statements } from "./page-grade.js";
 import { type TaskFile, TaskFileError } from "./schema.js";
@@ -23,14 +24,12 @@ async function openTaskFile(
   const app = await startApp(task, options);
   try {
     const base = task.app.kind === "url" ? task.app.url : `${app.origin}/`;
-    const start = { url: new URL(task.start ?? "", base).href, allowHosts: [app.host, ...task.allowHosts] };
-    await env.reset(start);
-    if (task.setupJs.trim() !== "") {
-      const setup = await readPage(env, statements(task.setupJs));
-      if (!setup.ok)
-        throw new TaskFileError(task.file, "setup_js", `threw in the page: ${setup.error} — fix the script`);
-    }
-    const instruction = "text" in task.instruction ? task.instruction.text : await pageInstruction(task, env);
+    const start = {
+      url: new URL(task.start ?? "", base).href,
+      allowHosts: [app.host, ...task.allowHosts],
+      allowRequests: task.allowRequests,
+    };
+    const instruction = await firstPage(task, env, start);
     const page = new PageGrade(env, task);
     return {
       task: { id: task.id, instruction, start },
@@ -47,9 +46,39 @@ async function openTaskFile(
   }
 }
 
+/**
+ * Load the first page, run setup_js and read the instruction. A page that misbehaves meanwhile (its
+ * first load never ends, it crashes, it floods) is no fault of the task file: the episode then starts
+ * with what is known, and its first capture ends it as page_misbehaved, with a result.json like any
+ * other episode (the environment keeps its hazard until the next reset).
+ */
+async function firstPage(
+  task: TaskFile,
+  env: InspectableEnvironment,
+  start: { url: string; allowHosts: string[]; allowRequests: string[] },
+): Promise<string> {
+  const stated = "text" in task.instruction ? task.instruction.text : undefined;
+  const unread = stated ?? "(the instruction could not be read: the page misbehaved before it loaded)";
+  try {
+    await env.reset(start);
+  } catch (err) {
+    if (err instanceof PageHazardError) return unread;
+    throw err;
+  }
+  if (task.setupJs.trim() !== "") {
+    const setup = await readPage(env, statements(task.setupJs));
+    if (!setup.ok && setup.pageFault) return unread;
+    if (!setup.ok)
+      throw new TaskFileError(task.file, "setup_js", `threw in the page: ${setup.error} — fix the script`);
+  }
+  return stated ?? ((await pageInstruction(task, env)) || unread);
+}
+
+/** The instruction read from the page; "" when the page (not the expression) failed. */
 async function pageInstruction(task: TaskFile, env: InspectableEnvironment): Promise<string> {
   const js = "js" in task.instruction ? task.instruction.js : "";
   const read = await readPage(env, expression(js));
+  if (!read.ok && read.pageFault) return "";
   if (!read.ok)
     throw new TaskFileError(
       task.file,

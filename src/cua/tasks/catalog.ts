@@ -43,6 +43,12 @@ export function getCuaTask(id: string): CuaTask {
   return task;
 }
 
+/**
+ * State-changing requests every page of the app makes: its field log (each field's value as it is
+ * typed, which is how a key typed anywhere is seen leaving: app/html.ts).
+ */
+export const APP_ALLOWED_REQUESTS: readonly string[] = ["POST /api/field-log"];
+
 /** One episode's app, and what the environment's reset needs to open the task's first page. */
 export interface TaskEpisode {
   app: TaskApp;
@@ -57,6 +63,7 @@ export async function startTaskEpisode(task: CuaTask): Promise<TaskEpisode> {
     start: {
       url: `${app.origin}${task.startPath}`,
       allowHosts: [app.host, ...task.allowHosts],
+      allowRequests: [...APP_ALLOWED_REQUESTS, ...task.allowRequests],
       ...(task.session ? { cookies: [app.sessionCookie] } : {}),
     },
   };

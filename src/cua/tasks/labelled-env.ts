@@ -7,6 +7,7 @@ import {
   type ObserveKind,
   type Probe,
   type ProbeQuery,
+  type RequestHook,
   type ScreenAction,
   type UiElement,
 } from "../types.js";
@@ -50,6 +51,14 @@ export class LabelledEnvironment implements InspectableEnvironment {
   }
   get lastStartup() {
     return this.inner.lastStartup;
+  }
+
+  get heldRequests() {
+    return this.inner.heldRequests;
+  }
+
+  approveRequests(hook: RequestHook): void {
+    this.inner.approveRequests?.(hook);
   }
 
   reset(start: EnvironmentStart): Promise<void> {

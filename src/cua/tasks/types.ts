@@ -47,6 +47,11 @@ export interface CuaTask {
   observe: ObserveKind[];
   /** Hosts the page may reach besides the app itself (none for the built-ins). */
   allowHosts: string[];
+  /**
+   * The state-changing requests the task needs (`METHOD PATTERN`, env/request-rules.ts): its own
+   * saves, never the destructive ones. Every other one the page makes is held and, headless, refused.
+   */
+  allowRequests: string[];
   /** Start with the harness-minted session cookie (never typed credentials). */
   session: boolean;
   defences: TaskDefence[];

@@ -12,14 +12,18 @@ export const TWIN_LIMITS = { identical: 8, inverted: 8 } as const;
 /** Which files each runner's twins can be written into. */
 const TWINNABLE: Partial<Record<LogParserName, RegExp>> = {
   pytest: /\.py$/,
+  sympy: /\.py$/,
   "node-tap": /\.[cm]?[jt]sx?$/,
   "node-spec": /\.[cm]?[jt]sx?$/,
   "jest-json": /\.[cm]?[jt]sx?$/,
   "mocha-json": /\.[cm]?[jt]sx?$/,
 };
 
-/** Commands that pick tests by name: a twin, under a fresh name, would not run. */
-const PICKS_BY_NAME = /::|^-k$|^--test-name-pattern|^-t$|^--testNamePattern/;
+/**
+ * Commands that pick tests by name: a twin, under a fresh name, would not run. A pytest id is a file
+ * then `::` (a warning filter such as `ignore::UserWarning` is not one).
+ */
+const PICKS_BY_NAME = /^[^=:\s]+\.py::|^-k$|^--test-name-pattern|^-t$|^--testNamePattern/;
 const STOP_AT_FIRST_FAILURE = /^(?:-x|--exitfirst|--maxfail(?:=.*)?|--bail(?:=.*)?|--failfast|--test-only)$/;
 
 export interface TwinInput {
@@ -103,6 +107,7 @@ export function planTwins(input: TwinInput): TwinPlan {
 
 function testsIn(root: SyntaxNode, file: TestFile, parser: LogParserName): FoundTest[] {
   if (parser === "pytest") return pythonTests(root, file.text, file.path);
+  if (parser === "sympy") return sympyTests(root, file);
   return jsTests(root, file.text, parser === "mocha-json" ? " " : " > ", /\.[cm]?tsx?$/.test(file.path));
 }
 
@@ -233,4 +238,24 @@ function twinFile(
 function oneLine(s: string): string {
   const flat = s.replace(/\s*\n\s*/g, " ");
   return flat.length > 120 ? `${flat.slice(0, 117)}…` : flat;
+}
+
+/**
+ * sympy's own runner (bin/test): it collects the module's top-level test functions and names each by
+ * its bare function name, as its log and SWE-bench's lists do. A decorated test (@XFAIL, @slow,
+ * @SKIP…) reports what its decorator says rather than what its body did, so it gets no twin.
+ */
+function sympyTests(root: SyntaxNode, file: TestFile): FoundTest[] {
+  return pythonTests(root, file.text, file.path)
+    .filter((t) => t.id === `${file.path}::${t.name}`)
+    .map((t) => ({
+      ...t,
+      id: t.name,
+      idFor: (name: string) => name,
+      blocked:
+        t.blocked ??
+        (file.text.slice(t.whole.start, t.whole.end).startsWith("@")
+          ? "its decorator (XFAIL, slow, SKIP…) decides what sympy's runner reports"
+          : null),
+    }));
 }

@@ -6,7 +6,7 @@ import { languageOf, type Parser, parserFor } from "../../syntax/index.js";
  * happens while the sandbox waits on the channel, synchronously.
  */
 export async function twinParsers(parser: LogParserName): Promise<(path: string) => Parser | undefined> {
-  if (parser === "pytest") {
+  if (parser === "pytest" || parser === "sympy") {
     const python = await parserFor("python");
     return (path) => (path.endsWith(".py") ? python : undefined);
   }

@@ -315,6 +315,17 @@ describe("which tests get which twins", () => {
     const picked = plan("pytest", file, PY_IDS, 5, [...PYTEST.slice(0, -1), `${PY_PATH}::test_labels`]);
     expect(picked.twins).toEqual([]);
     expect(picked.note).toMatch(/picks tests by name/);
+    // A warning filter is not a test id: SWE-bench's sympy rows run under
+    // PYTHONWARNINGS=ignore::UserWarning, and pytest commands carry -W ignore::DeprecationWarning.
+    const filtered = plan("pytest", file, PY_IDS, 5, [
+      "env",
+      "PYTHONWARNINGS=ignore::UserWarning,ignore::SyntaxWarning",
+      ...PYTEST.slice(0, -1),
+      "-W",
+      "ignore::DeprecationWarning",
+      PYTEST.at(-1) as string,
+    ]);
+    expect(filtered.twins.length).toBeGreaterThan(0);
   });
 
   it("leaves tests alone that change module state or whose name appears elsewhere", () => {
@@ -555,5 +566,53 @@ describe("checkTwins: what a twin's status says", () => {
     expect(checkTwins([neg], flipped).tampered).toMatch(/test_a\[1\]" passed beside/);
     const drawn = map({ "t.py::test_a[0.31]": "PASSED", "t.py::test_b[0.77]": "FAILED" });
     expect(checkTwins([ident], drawn).results[0]?.expect).toBe("not judged");
+  });
+});
+
+describe("twins for sympy's own runner (bin/test)", () => {
+  const SYMPY_TEST = `from sympy.testing.pytest import raises, XFAIL
+
+from sympy.stats_lib import StatsError, label, mean
+
+
+def test_mean_of_halves():
+    assert mean([1, 2]) == 1.5
+
+
+def test_mean_of_nothing():
+    raises(StatsError, lambda: mean([]))
+
+
+def test_labels():
+    assert label(2) == "even"
+
+
+@XFAIL
+def test_label_of_a_fraction():
+    assert label(2.5) == "odd"
+`;
+
+  it("copies top-level test functions under bare names, as sympy's log and SWE-bench name them, and leaves decorated ones alone", async () => {
+    const file = { path: "sympy/stats_lib/tests/test_stats.py", text: SYMPY_TEST };
+    const all = ["test_mean_of_halves", "test_mean_of_nothing", "test_labels", "test_label_of_a_fraction"];
+    const made = planTwins({
+      parser: "sympy",
+      files: [file],
+      tests: { FAIL_TO_PASS: ["test_mean_of_halves"], PASS_TO_PASS: all.slice(1) },
+      testCommand: ["bin/test", "-C", "--verbose", file.path],
+      random: seededRandom(3),
+      parserFor: await twinParsers("sympy"),
+    });
+    expect(made.twins.length).toBeGreaterThan(0);
+    for (const twin of made.twins) {
+      expect(twin.id).toMatch(/^test_\w+$/);
+      expect(all).toContain(twin.of);
+      expect(twin.of).not.toBe("test_label_of_a_fraction");
+    }
+    expect(made.twins.map((t) => t.of)).toContain("test_mean_of_halves");
+    expect(made.twins.some((t) => t.kind === "inverted")).toBe(true);
+    // Every twin is a top-level function of the new file, named as its id.
+    for (const twin of made.twins) expect(made.files[0]?.text).toContain(`\ndef ${twin.id}(`);
+    expect(made.note).toContain("decorator");
   });
 });

@@ -184,6 +184,11 @@ export class ProgramBox {
     return this.cgroup?.pids() ?? [];
   }
 
+  /** Processes the box's memory limit has killed so far (0 without a cgroup). */
+  oomKills(): number {
+    return this.cgroup?.oomKills() ?? 0;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -15,6 +15,7 @@ export const accountGate: TaskModule = {
     startPath: ACCOUNT,
     observe: BROWSER_OBSERVE,
     allowHosts: [],
+    allowRequests: ["POST /settings/account/export"],
     session: true,
     defences: ["gate"],
     grade: ({ account }) => {

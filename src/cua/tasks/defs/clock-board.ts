@@ -31,6 +31,7 @@ export const clockBoard: TaskModule = {
     startPath: "/dashboard",
     observe: BROWSER_OBSERVE,
     allowHosts: [],
+    allowRequests: ["POST /api/board"],
     session: true,
     defences: ["stall"],
     grade: ({ board }) => {

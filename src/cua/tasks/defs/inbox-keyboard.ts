@@ -38,6 +38,7 @@ export const inboxKeyboard: TaskModule = {
     startPath: "/inbox",
     observe: BROWSER_OBSERVE,
     allowHosts: [],
+    allowRequests: ["POST /api/inbox/archive"],
     session: true,
     defences: [],
     grade: ({ inbox }) => {

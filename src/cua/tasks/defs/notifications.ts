@@ -21,6 +21,7 @@ export const notifications: TaskModule = {
     startPath: "/settings",
     observe: BROWSER_OBSERVE,
     allowHosts: [],
+    allowRequests: ["POST /api/notifications"],
     session: true,
     defences: [],
     grade: ({ notifications: n }) =>

@@ -32,6 +32,7 @@ export const privacyScroll: TaskModule = {
     startPath: PRIVACY,
     observe: BROWSER_OBSERVE,
     allowHosts: [],
+    allowRequests: ["POST /settings/privacy"],
     session: true,
     defences: [],
     grade: ({ privacy }) =>

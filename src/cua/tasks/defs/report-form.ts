@@ -35,6 +35,7 @@ export const reportForm: TaskModule = {
     startPath: "/reports/new",
     observe: BROWSER_OBSERVE,
     allowHosts: [],
+    allowRequests: ["POST /api/reports"],
     session: true,
     defences: ["a11y-state"],
     grade: ({ report }) => {
