@@ -275,4 +275,33 @@ chromium.describe("one browser for a folder's episodes", () => {
       await site.close();
     }
   });
+
+  it("judges each episode's requests by its own rules only: the last episode's hold is let go", async () => {
+    const saved: string[] = [];
+    const site = await serveHtml((req, res) => {
+      if (req.method === "POST") saved.push(req.url ?? "");
+      res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><p>notes</p>");
+    });
+    const post = async (allowRequests: string[]) => {
+      const env = createEnvironment("browser", SCREEN, {}, browsers);
+      try {
+        await env.reset({ url: site.url, allowRequests });
+        return await env.evaluate<string>(
+          "fetch('/save', { method: 'POST', body: 'x' }).then(() => 'sent', () => 'refused')",
+        );
+      } finally {
+        await env.close();
+      }
+    };
+    try {
+      // No rule: the gate refuses the post, and the server sees nothing.
+      expect(await post([])).toBe("refused");
+      expect(saved).toEqual([]);
+      // The next episode, in the same browser, allows it: the refusing hold of the last one is gone.
+      expect(await post(["POST /save"])).toBe("sent");
+      expect(saved).toEqual(["/save"]);
+    } finally {
+      await site.close();
+    }
+  });
 });
