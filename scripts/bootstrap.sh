@@ -48,6 +48,12 @@ if ((${#need[@]} > 0)); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
+# inotify instances: the search index keeps one per watched checkout, Chromium and vitest's workers
+# more; Debian's default of 128 per user runs out when the suite's browsers and indexes overlap.
+if [[ $(id -u) -eq 0 && $(cat /proc/sys/fs/inotify/max_user_instances 2>/dev/null || echo 1024) -lt 1024 ]]; then
+  sysctl -qw fs.inotify.max_user_instances=1024 || echo "bootstrap: could not raise fs.inotify.max_user_instances (the search index falls back to plain rg when it runs out)" >&2
+fi
+
 # npm ci when node_modules is missing or older than the lockfile.
 if [[ ! -d node_modules || package-lock.json -nt node_modules/.package-lock.json ]]; then
   echo "bootstrap: installing npm packages (npm ci)"

@@ -11,6 +11,7 @@ import { BrowserEnvironment } from "../../src/cua/env/browser.js";
 import { BOX_PROFILE, boxUnavailable } from "../../src/cua/env/launch.js";
 import { X11Environment } from "../../src/cua/env/x11.js";
 import { SANDBOX_UID } from "../../src/sandbox/index.js";
+import { needing, needingAll } from "../../src/testing/needs.js";
 
 const unavailable = await boxUnavailable();
 
@@ -70,7 +71,7 @@ function sameCgroup(pid: number, cgroup: string): boolean {
   }
 }
 
-describe.skipIf(unavailable !== undefined)("the browser box (Debian chromium, bwrap)", () => {
+needing("chromium", unavailable).describe("the browser box (Debian chromium, bwrap)", () => {
   const env = new BrowserEnvironment();
   afterAll(() => env.close());
 
@@ -132,29 +133,29 @@ describe.skipIf(unavailable !== undefined)("the browser box (Debian chromium, bw
   });
 });
 
-describe.skipIf(unavailable !== undefined || !existsSync("/usr/bin/Xvfb"))(
-  "the X11 desktop's browser box",
-  () => {
-    const env = new X11Environment({ screen: { width: 800, height: 600 } });
-    afterAll(() => env.close());
+needingAll([
+  ["chromium", unavailable],
+  ["xvfb", !existsSync("/usr/bin/Xvfb") && "/usr/bin/Xvfb is missing"],
+]).describe("the X11 desktop's browser box", () => {
+  const env = new X11Environment({ screen: { width: 800, height: 600 } });
+  afterAll(() => env.close());
 
-    it("runs the desktop's Chromium as the unprivileged uid in its own network namespace, egress refused; Xvfb unprivileged", async () => {
-      await env.reset({ url: appUrl });
-      const pid = env.browserPid!;
-      expect(pid).toBeGreaterThan(0);
-      if (process.getuid?.() === 0) {
-        expect(status(pid, "Uid")).toBe(String(SANDBOX_UID));
-        // Xvfb and the window manager (the browser's X server and its peer) are not root either.
-        for (const group of env.processGroups) expect(status(group, "Uid")).toBe(String(SANDBOX_UID));
-      }
-      expect(readlinkSync(`/proc/${pid}/ns/net`)).not.toBe(readlinkSync("/proc/self/ns/net"));
-      expect(env.sandboxWarning).toBeUndefined();
-      await env.evaluate(`fetch("http://127.0.0.1:${otherPort}/x11").catch(() => undefined)`);
-      expect(env.refusals.map((r) => r.request)).toContain(`GET http://127.0.0.1:${otherPort}/x11`);
-      expect(otherHits).toEqual([]);
-    });
-  },
-);
+  it("runs the desktop's Chromium as the unprivileged uid in its own network namespace, egress refused; Xvfb unprivileged", async () => {
+    await env.reset({ url: appUrl });
+    const pid = env.browserPid!;
+    expect(pid).toBeGreaterThan(0);
+    if (process.getuid?.() === 0) {
+      expect(status(pid, "Uid")).toBe(String(SANDBOX_UID));
+      // Xvfb and the window manager (the browser's X server and its peer) are not root either.
+      for (const group of env.processGroups) expect(status(group, "Uid")).toBe(String(SANDBOX_UID));
+    }
+    expect(readlinkSync(`/proc/${pid}/ns/net`)).not.toBe(readlinkSync("/proc/self/ns/net"));
+    expect(env.sandboxWarning).toBeUndefined();
+    await env.evaluate(`fetch("http://127.0.0.1:${otherPort}/x11").catch(() => undefined)`);
+    expect(env.refusals.map((r) => r.request)).toContain(`GET http://127.0.0.1:${otherPort}/x11`);
+    expect(otherHits).toEqual([]);
+  });
+});
 
 describe("where the box cannot run", () => {
   it("keeps today's browser on the host and says so in the warning result.json carries", async () => {

@@ -2,11 +2,12 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { boxCentre } from "../../src/cua/env/serialize.js";
 import { X11Environment } from "../../src/cua/env/x11.js";
 import { pngSize } from "../../src/cua/image.js";
 import type { UiElement } from "../../src/cua/types.js";
+import { needingAll } from "../../src/testing/needs.js";
 import { EVENTUALLY } from "../../src/testing/time.js";
 
 const PAGE = `<!doctype html><html><body style="margin:0;font:18px sans-serif">
@@ -42,12 +43,9 @@ function liveMembers(groups: number[]): string[] {
   return out;
 }
 
-const haveX = [
-  "/usr/bin/Xvfb",
-  "/usr/bin/xdotool",
-  "/usr/bin/matchbox-window-manager",
-  "/usr/bin/chromium",
-].every(existsSync);
+const missingX = ["/usr/bin/Xvfb", "/usr/bin/xdotool", "/usr/bin/matchbox-window-manager"].filter(
+  (p) => !existsSync(p),
+);
 const named = (els: UiElement[] | undefined, name: string) => {
   const el = els?.find((e) => e.name === name);
   if (!el) throw new Error(`no element named ${name} in ${JSON.stringify(els?.map((e) => e.name))}`);
@@ -55,7 +53,10 @@ const named = (els: UiElement[] | undefined, name: string) => {
 };
 
 // Skipped where Xvfb, xdotool, matchbox or chromium are not installed (scripts/bootstrap.sh installs them).
-describe.skipIf(!haveX)("X11Environment (Xvfb + matchbox + xdotool)", () => {
+needingAll([
+  ["chromium", !existsSync("/usr/bin/chromium") && "/usr/bin/chromium is missing"],
+  ["xvfb", missingX.length > 0 && `${missingX.join(", ")} missing`],
+]).describe("X11Environment (Xvfb + matchbox + xdotool)", () => {
   const screen = { width: 1024, height: 640 };
   const env = new X11Environment({ screen });
   let server: Server;

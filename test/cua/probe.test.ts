@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Probe } from "../types.js";
-import { BrowserEnvironment } from "./browser.js";
+import { BrowserEnvironment } from "../../src/cua/env/browser.js";
+import type { Probe } from "../../src/cua/types.js";
 
 /*
  * The gate's live reading against a real Chromium: what a press at a point activates, and where the

@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { mirror } from "./mirror.js";
-import { commitFiles, initRepo } from "./testing.js";
-import { runInstance } from "./verify.js";
+import { mirror } from "../../src/builders/mirror.js";
+import { commitFiles, initRepo } from "../../src/builders/testing.js";
+import { runInstance } from "../../src/builders/verify.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "acilab-mirror-src-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -7,11 +7,11 @@ import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NODE_CALC_FIX, NODE_DEP_TARBALL, nodeRepoFiles, npmLock } from "../envlayers/testing.js";
-import { git } from "../workspace/index.js";
-import { mirror } from "./mirror.js";
-import { commitFiles, initRepo } from "./testing.js";
-import { runInstance } from "./verify.js";
+import { mirror } from "../../src/builders/mirror.js";
+import { commitFiles, initRepo } from "../../src/builders/testing.js";
+import { runInstance } from "../../src/builders/verify.js";
+import { NODE_CALC_FIX, NODE_DEP_TARBALL, nodeRepoFiles, npmLock } from "../../src/envlayers/testing.js";
+import { git } from "../../src/workspace/index.js";
 
 let root: string;
 let repo: string;

@@ -8,14 +8,14 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pngSize } from "../image.js";
-import { runCuaEpisode } from "../loop.js";
-import { ScriptedCuaPolicy, type ScriptedCuaStep } from "../scripted.js";
-import { PageHazardError as HazardError, type PageHazardError } from "../types.js";
-import { MAX_ELEMENTS } from "./a11y.js";
-import { BrowserEnvironment } from "./browser.js";
-import { safeFileName } from "./page-downloads.js";
-import { MAX_OFFSCREEN } from "./serialize.js";
+import { MAX_ELEMENTS } from "../../src/cua/env/a11y.js";
+import { BrowserEnvironment } from "../../src/cua/env/browser.js";
+import { safeFileName } from "../../src/cua/env/page-downloads.js";
+import { MAX_OFFSCREEN } from "../../src/cua/env/serialize.js";
+import { pngSize } from "../../src/cua/image.js";
+import { runCuaEpisode } from "../../src/cua/loop.js";
+import { ScriptedCuaPolicy, type ScriptedCuaStep } from "../../src/cua/scripted.js";
+import { PageHazardError as HazardError, type PageHazardError } from "../../src/cua/types.js";
 
 const BUTTON = (label: string, onclick: string) =>
   `<button onclick='${onclick}' style="width:300px;height:80px;font-size:24px">${label}</button>`;

@@ -3,12 +3,12 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { processesWith } from "../../testing/processes.js";
-import { EVENTUALLY } from "../../testing/time.js";
-import { pngSize } from "../image.js";
-import type { UiElement } from "../types.js";
-import { BrowserEnvironment } from "./browser.js";
-import { boxCentre } from "./serialize.js";
+import { BrowserEnvironment } from "../../src/cua/env/browser.js";
+import { boxCentre } from "../../src/cua/env/serialize.js";
+import { pngSize } from "../../src/cua/image.js";
+import type { UiElement } from "../../src/cua/types.js";
+import { processesWith } from "../../src/testing/processes.js";
+import { EVENTUALLY } from "../../src/testing/time.js";
 
 const PAGE = `<!doctype html><html><head><title>t</title><style>body{margin:0;font:16px sans-serif}</style></head><body>
 <h1 id="status">idle</h1>

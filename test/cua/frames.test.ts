@@ -7,7 +7,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BrowserEnvironment } from "./browser.js";
+import { BrowserEnvironment } from "../../src/cua/env/browser.js";
 
 const INNER = `<!doctype html><body style="margin:0">
 <button id="in" style="position:absolute;left:10px;top:20px;width:80px;height:30px"
