@@ -276,6 +276,32 @@ chromium.describe("one browser for a folder's episodes", () => {
     }
   });
 
+  it("waits, before an episode's first look, for the pictures its setup asked for", async () => {
+    // A 1×1 PNG, answered late: a CSS content:url() icon does not hold the page's load event.
+    const png = Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+      "base64",
+    );
+    const site = await serveHtml((req, res) => {
+      if (req.url?.endsWith(".png"))
+        return void setTimeout(() => res.writeHead(200, { "content-type": "image/png" }).end(png), 300);
+      res.writeHead(200, { "content-type": "text/html" }).end(`<!doctype html><body><div id="row"></div>
+<script>window.setup = () => { const s = document.createElement("span");
+s.style.cssText = "content: url(/icons/delete.png); height: 12px; cursor: pointer";
+s.onclick = () => {}; document.getElementById("row").appendChild(s); };</script></body>`);
+    });
+    const env = createEnvironment("browser", SCREEN, {}, browsers);
+    try {
+      await env.reset({ url: site.url });
+      await env.evaluate("setup()"); // what a task file's setup_js does before the first look
+      const { elements = [] } = await env.capture("a11y");
+      expect(elements.map((e) => `${e.role} "${e.name}"`)).toEqual(['clickable "delete"']);
+    } finally {
+      await env.close();
+      await site.close();
+    }
+  });
+
   it("judges each episode's requests by its own rules only: the last episode's hold is let go", async () => {
     const saved: string[] = [];
     const site = await serveHtml((req, res) => {

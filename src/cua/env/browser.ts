@@ -81,6 +81,8 @@ export class BrowserEnvironment implements Environment {
   private readonly browsers: BrowserSource;
   /** How the last reset's time went: getting a browser (a launch, or a context), loading the page. */
   private startup: BrowserStartup | undefined;
+  /** Set by reset: the next capture is the episode's first (it waits for the network to go quiet). */
+  private firstCapture = false;
   private warning: string | undefined;
   private readonly activity = new PageActivity();
   /** Input to the page the environment follows, with the pointer's resting place. */
@@ -204,6 +206,7 @@ export class BrowserEnvironment implements Environment {
       });
       this.guard.check();
     }
+    this.firstCapture = true;
     this.startup = {
       launched: this.launched.launched,
       browserMs: this.launched.startMs,
@@ -217,6 +220,11 @@ export class BrowserEnvironment implements Environment {
    * Wait for any navigation in progress, then re-resolve the current page on each attempt.
    */
   async capture(observe: ObserveKind): Promise<Capture> {
+    if (this.firstCapture) {
+      // The episode's first look: what the first page and its setup asked for has arrived (capped).
+      this.firstCapture = false;
+      await this.guard.race(this.activity.networkQuiet());
+    }
     let last: unknown;
     for (let attempt = 1; attempt <= CAPTURE_ATTEMPTS; attempt++) {
       await this.guard.race(this.activity.settleNavigation());
