@@ -58,6 +58,9 @@ describe("why a test run gives nothing to use", () => {
       importCause("does not import: SyntaxError: Generator expression must be parenthesized", adds),
     ).toMatch(/the code without the fix does not run here/);
     expect(importCause("cannot import name 'Mapping' from 'collections'", adds)).toMatch(/does not run here/);
+    expect(importCause("does not import: ModuleNotFoundError: No module named 'unidecode'", adds)).toBe(
+      " — unidecode is not installed in the environment it was tested in (not a dependency there, or not in these package indexes: see its build.log)",
+    );
     const gone = "FileNotFoundError: [Errno 2] No such file or directory: '/workspace/tests/toml-test/tests'";
     expect(importCause(gone, adds, ["tests/toml-test"])).toBe(
       " — tests/toml-test is a git submodule, and mirroring works on a clone without submodules' files",

@@ -128,6 +128,10 @@ export function importCause(error: string, sourcePatch: string, submodules: read
       )
     : null;
   if (name && defines?.test(sourcePatch)) return ` — the fix adds ${name}: a new API rather than a bug fix`;
+  // A module of the commit's own time that its environment lacks (these package indexes have no Unidecode).
+  const module = /ModuleNotFoundError: No module named '([\w.]+)'/.exec(error)?.[1];
+  if (module)
+    return ` — ${module} is not installed in the environment it was tested in (not a dependency there, or not in these package indexes: see its build.log)`;
   return " — the code without the fix does not run here (this interpreter or its dependencies are newer than it)";
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { detectTestSetup, srcLayout } from "./detect.js";
+import { testPaths } from "./paths.js";
 import { pytestConfig, shellSplit, withoutCoverage } from "./pytest-config.js";
 
 describe("srcLayout", () => {
@@ -77,5 +78,17 @@ describe("withoutCoverage", () => {
       ".pytest.ini": ini,
     });
     expect(setup.command.slice(-2)).toEqual(["-o", "addopts=--doctest-modules"]);
+  });
+});
+
+describe("detectTestSetup with --test-files", () => {
+  it("takes the named files as test modules, and says so when the globs match none", () => {
+    const files = ["slugify/__init__.py", "slugify/slugify.py", "checks.py"];
+    expect(detectTestSetup("/r", files, undefined, {}, testPaths(["checks.py"])).testFiles).toEqual([
+      "checks.py",
+    ]);
+    expect(() => detectTestSetup("/r", files, undefined, {}, testPaths(["nothing/*.py"]))).toThrow(
+      /--test-files nothing\/\*\.py matches no Python, JavaScript or TypeScript file/,
+    );
   });
 });

@@ -2,7 +2,7 @@ import type { LogParserName } from "../parsers/index.js";
 import { resolvePlaceholders } from "../tasks/index.js";
 import { git } from "../workspace/index.js";
 import { detectNodeRunner, type NodeRunnerName, type PackageJson } from "./node-runners.js";
-import { type BuilderLanguage, isTestModule, languageOf } from "./paths.js";
+import { type BuilderLanguage, CONVENTIONAL_TEST_PATHS, languageOf, type TestPaths } from "./paths.js";
 import { PYTEST_CONFIGS, pytestConfig, withoutCoverage } from "./pytest-config.js";
 
 /** How a repository's tests run: an argv prefix the test files are appended to, and how to read the log. */
@@ -44,8 +44,10 @@ export function detectTestSetup(
   override?: TestCommandOverride,
   /** The text of the repository's config files that may hold pytest's settings (pytestConfig). */
   configs: Readonly<Record<string, string>> = {},
+  paths: TestPaths = CONVENTIONAL_TEST_PATHS,
 ): TestSetup {
-  const tests = (lang: BuilderLanguage) => files.filter((f) => isTestModule(f) && languageOf(f) === lang);
+  const tests = (lang: BuilderLanguage) =>
+    files.filter((f) => paths.isTestModule(f) && languageOf(f) === lang);
   const py = tests("python");
   const ts = tests("typescript");
   const js = tests("javascript");
@@ -88,7 +90,8 @@ export function detectTestSetup(
   }
   const runner = hasPackageJson ? detectNodeRunner(packageJson(configs["package.json"])) : undefined;
   if (runner) {
-    const testFiles = files.filter(runner.collects);
+    // The runner's own idea of a test file (mocha's test/, ava's test.js), unless the user named them.
+    const testFiles = files.filter(paths.globs.length > 0 ? paths.isTestModule : runner.collects);
     if (testFiles.length > 0) {
       const typescript = testFiles.some((f) => languageOf(f) === "typescript");
       return {
@@ -111,9 +114,14 @@ export function detectTestSetup(
       how: `node --test (tap reporter${typescript ? ", tsx loader" : ""}): ${nodeTests.length} test file(s)`,
     };
   }
+  if (paths.globs.length > 0)
+    throw new NoTestCommandError(
+      `no test command found in ${repoDir}: --test-files ${paths.globs.join(", ")} matches no Python, JavaScript or TypeScript file at this commit — ` +
+        "check the globs against `git ls-files` (they are matched from the repository's root), or leave them out to use the conventions",
+    );
   throw new NoTestCommandError(
-    `no test command found in ${repoDir}: no Python test modules (test_*.py, *_test.py) and no package.json ` +
-      'with *.test.ts/*.test.js files — pass --test-command "…" (test files are appended as arguments) and --log-parser pytest|node-tap',
+    `no test command found in ${repoDir}: no Python test modules (test_*.py, *_test.py, a root test.py) and no package.json ` +
+      'with *.test.ts/*.test.js files — name the test files with --test-files GLOB, or pass --test-command "…" (test files are appended as arguments) and --log-parser pytest|node-tap',
   );
 }
 
@@ -147,6 +155,7 @@ export async function detectRepo(
   repo: string,
   override?: TestCommandOverride,
   rev = "HEAD",
+  paths: TestPaths = CONVENTIONAL_TEST_PATHS,
 ): Promise<TestSetup> {
   let listing: string;
   try {
@@ -160,5 +169,5 @@ export async function detectRepo(
   const configs: Record<string, string> = {};
   for (const name of [...PYTEST_CONFIGS.map(([n]) => n), "package.json"])
     if (files.includes(name)) configs[name] = await git(repo, ["show", `${rev}:${name}`]).catch(() => "");
-  return detectTestSetup(repo, files, override, configs);
+  return detectTestSetup(repo, files, override, configs, paths);
 }

@@ -1,4 +1,4 @@
-import { isSourcePath, isTestPath } from "./paths.js";
+import { CONVENTIONAL_TEST_PATHS, isSourcePath, type TestPaths } from "./paths.js";
 import type { WorkRepo } from "./workdir.js";
 
 export interface CommitChange {
@@ -63,10 +63,13 @@ function mergesMainIn(commit: CommitChange): boolean {
 }
 
 /** The commit as a fix (changes tests and source), or undefined for everything else. */
-export function asFix(commit: CommitChange): FixCommit | undefined {
+export function asFix(
+  commit: CommitChange,
+  tests: TestPaths = CONVENTIONAL_TEST_PATHS,
+): FixCommit | undefined {
   if (mergesMainIn(commit)) return undefined;
-  const sourceFiles = commit.files.filter((f) => isSourcePath(f.path));
-  const testFiles = commit.files.filter((f) => isTestPath(f.path));
+  const sourceFiles = commit.files.filter((f) => isSourcePath(f.path, tests));
+  const testFiles = commit.files.filter((f) => tests.isTestPath(f.path));
   if (sourceFiles.length === 0 || testFiles.length === 0) return undefined;
   return {
     ...commit,

@@ -1,5 +1,7 @@
 import { posix } from "node:path";
 import type { LogParserName } from "../parsers/index.js";
+import { type AddedApi, describeApi, requestApi } from "./feature.js";
+import { failureMessage, pytestFailingLine } from "./issue-messages.js";
 
 /** Lines of a failure message kept in the issue: enough to show actual vs expected, not a traceback. */
 const MAX_MESSAGE_LINES = 6;
@@ -24,6 +26,8 @@ export interface IssueInput {
   log: string;
   /** The gold patch: its files and changed lines must not appear in the text. */
   patch: string;
+  /** For a feature (`--kind feature`): the API the change adds, which the text asks for. */
+  adds?: readonly AddedApi[];
 }
 
 /** Parameter text shown of a parametrized test: enough to tell the cases apart. */
@@ -34,7 +38,12 @@ const MAX_PARAM_CHARS = 60;
  * written. The parameters are kept: parametrized cases of one test are different checks.
  */
 export function testInWords(id: string, parser: LogParserName): string {
-  if (parser !== "pytest") return id.split(" > ").join(": ");
+  if (parser !== "pytest") {
+    // tap names each file's tests under the file: the check is the rest.
+    const parts = id.split(" > ");
+    const named = parts.length > 1 && /\.[cm]?[jt]sx?$/.test(parts[0] ?? "") ? parts.slice(1) : parts;
+    return named.join(": ");
+  }
   const parts = id.split("::").slice(1);
   const param = /\[(.*)\]$/.exec(parts.at(-1) ?? "")?.[1];
   const words = (s: string) =>
@@ -53,57 +62,6 @@ export function testInWords(id: string, parser: LogParserName): string {
 /** Terminal colour and cursor codes: a log a repository forces `--color=yes` on is read as text. */
 export function stripAnsi(text: string): string {
   return text.replace(/\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07/g, "");
-}
-
-/** The assertion lines pytest printed for one failing test (its `E   ` lines). */
-function pytestMessage(log: string, id: string): string[] {
-  const parts = id.split("::").slice(1);
-  const title = parts.join(".");
-  const lines = log.split("\n");
-  const header = lines.findIndex((l) => new RegExp(`^_{3,} ${escapeRegExp(title)} _{3,}$`).test(l.trim()));
-  if (header < 0) return [];
-  const out: string[] = [];
-  for (const line of lines.slice(header + 1)) {
-    if (/^_{3,} .* _{3,}$/.test(line.trim()) || /^={3,}/.test(line)) break;
-    if (line.startsWith("E ")) out.push(line.slice(1).trim());
-  }
-  return out;
-}
-
-/** The `error`, `expected` and `actual` entries of node's TAP YAML block for one failing test. */
-function tapMessage(log: string, id: string): string[] {
-  const name = id.split(" > ").pop() ?? id;
-  const lines = log.split("\n");
-  const at = lines.findIndex((l) =>
-    new RegExp(`^\\s*not ok \\d+ - ${escapeRegExp(name)}(\\s+#.*)?$`).test(l),
-  );
-  if (at < 0) return [];
-  const indent = (l: string) => l.length - l.trimStart().length;
-  const base = indent(lines[at] as string) + 2;
-  const out: string[] = [];
-  let key = "";
-  for (const line of lines.slice(at + 1)) {
-    const t = line.trim();
-    if (t === "---") continue;
-    if (t === "..." || /^\s*(not )?ok \d+ /.test(line) || /^\s*# Subtest:/.test(line)) break;
-    const entry = indent(line) === base ? /^\s*(\w+):\s?(.*)$/.exec(line) : null;
-    if (entry) {
-      key = entry[1] as string;
-      const value = (entry[2] as string).trim();
-      if (key === "expected" || key === "actual") out.push(`${key}: ${value}`);
-      else if (key === "error" && value && value !== "|-" && value !== "|")
-        out.push(value.replace(/^'|'$/g, ""));
-      continue;
-    }
-    if (!t) continue;
-    if (key === "error") out.push(t);
-    if (key === "expected" || key === "actual") out.push(`  ${t}`);
-  }
-  return out;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** What the text must never contain: the patch's file paths and names, and its changed lines. */
@@ -168,19 +126,6 @@ function reproduction(body: string, language: IssueInput["language"], failingLin
   return [...lines.slice(0, MAX_REPRO_LINES - tail - 1), "...", ...lines.slice(at - tail + 1, at + 1)];
 }
 
-/** The line pytest marked with ">" in a failing test's traceback: where it went wrong. */
-function pytestFailingLine(log: string, id: string): string | undefined {
-  const title = id.split("::").slice(1).join(".");
-  const lines = log.split("\n");
-  const header = lines.findIndex((l) => new RegExp(`^_{3,} ${escapeRegExp(title)} _{3,}$`).test(l.trim()));
-  if (header < 0) return undefined;
-  for (const line of lines.slice(header + 1)) {
-    if (/^_{3,} .* _{3,}$/.test(line.trim()) || /^={3,}/.test(line)) break;
-    if (line.startsWith(">")) return line.slice(1);
-  }
-  return undefined;
-}
-
 /**
  * A bug report built from the failing tests alone — symptom (the check in words and what went
  * wrong), reproduction (the test's body) and expected behaviour — that names no file of the patch
@@ -193,27 +138,37 @@ export function problemStatement(input: IssueInput): string {
   if (!first) throw new Error("problemStatement: no failing test to describe");
   const log = stripAnsi(input.log);
   const what = testInWords(first.id, input.logParser);
-  const message = clean(
-    input.logParser === "pytest" ? pytestMessage(log, first.id) : tapMessage(log, first.id),
-  ).slice(0, MAX_MESSAGE_LINES);
+  const message = clean(failureMessage(input.logParser, log, first.id)).slice(0, MAX_MESSAGE_LINES);
   const raised = message
     .map((l) => /^(\w*(Error|Exception))\b/.exec(l)?.[1])
     .find((e) => e && e !== "AssertionError");
-  const title = raised ? `${capital(what)}: raises ${raised}` : `${capital(what)}: wrong result`;
-  const out = [title, ""];
-  out.push(
-    raised
-      ? `When I do what the steps below do, I get ${raised} instead of a result.`
-      : "The steps below give a different result from the one they should.",
-  );
   const failingLine = input.logParser === "pytest" ? pytestFailingLine(log, first.id) : undefined;
   const repro = first.body === undefined ? [] : clean(reproduction(first.body, input.language, failingLine));
-  if (repro.length > 0) out.push("", "Steps to reproduce:", "", ...repro.map((l) => `    ${l}`));
+  const steps = repro.length > 0;
+  const adds = input.adds ?? [];
+  const out: string[] = [];
+  if (adds.length > 0) {
+    // A feature request: what to add, then how the tests use it.
+    out.push(`Add ${describeApi(adds)}`, "");
+    const asked = adds.map(requestApi);
+    out.push(
+      `Please add ${asked.length > 1 ? `${asked.slice(0, -1).join(", ")} and ${asked.at(-1)}` : asked[0]}.${steps ? " The steps below show how it is used and what it should give." : ` The check "${what}" shows what it should give.`}`,
+    );
+  } else {
+    out.push(raised ? `${capital(what)}: raises ${raised}` : `${capital(what)}: wrong result`, "");
+    out.push(
+      steps
+        ? raised
+          ? `When I do what the steps below do, I get ${raised} instead of a result.`
+          : "The steps below give a different result from the one they should."
+        : raised
+          ? `The check "${what}" gets ${raised} instead of a result.`
+          : `The check "${what}" gives a different result from the one it should.`,
+    );
+  }
+  if (steps) out.push("", "Steps to reproduce:", "", ...repro.map((l) => `    ${l}`));
   if (message.length > 0) out.push("", "What happens:", "", ...message.map((l) => `    ${l}`));
-  out.push(
-    "",
-    `Expected: the check "${what}" holds — the steps above run without an error or a wrong value.`,
-  );
+  out.push("", expectation(what, steps, first.body !== undefined && expectsError(first.body)));
   // Other checks by name, each once, never the first one again (two ids can read the same in words).
   const otherNames = [...new Set(others.map((t) => testInWords(t.id, input.logParser)))].filter(
     (n) => n !== what,
@@ -224,6 +179,25 @@ export function problemStatement(input: IssueInput): string {
     out.push("", `The same goes wrong for ${named.join(", ")}${more}.`);
   }
   return `${out.join("\n")}\n`;
+}
+
+/** A test that checks an error is raised: pytest.raises, assertRaises, assert.throws, toThrow, t.rejects… */
+const EXPECTS_ERROR =
+  /\b(?:pytest\.raises|assertRaises(?:Regex)?|assert\.(?:throws|rejects)|t\.(?:throws|rejects)|toThrow\w*|rejects\.toThrow)\b/;
+
+export function expectsError(body: string): boolean {
+  return EXPECTS_ERROR.test(body);
+}
+
+/** The closing line: what should happen, saying so when the check wants an error raised. */
+function expectation(what: string, steps: boolean, wantsError: boolean): string {
+  if (steps)
+    return wantsError
+      ? `Expected: the check "${what}" holds — the steps above raise the error it expects, and give no wrong value.`
+      : `Expected: the check "${what}" holds — the steps above run without an error or a wrong value.`;
+  return wantsError
+    ? `Expected: the check "${what}" holds: the error it expects is raised.`
+    : `Expected: the check "${what}" holds, with no error and no wrong value.`;
 }
 
 function capital(text: string): string {

@@ -14,6 +14,7 @@ import { runInstance } from "./verify.js";
 
 let fx: ReturnType<typeof envFixture>;
 let repo: string;
+const sha: Record<string, string> = {};
 
 beforeAll(async () => {
   fx = envFixture();
@@ -30,13 +31,26 @@ beforeAll(async () => {
     },
     "calc",
   );
+  // A change to a test helper no test module loads, with dependency files of its own: the cheap
+  // checks skip it before any environment is built for its commit.
+  sha.helper = await commitFiles(
+    repo,
+    {
+      "pyproject.toml": `${CALC_FILES["pyproject.toml"]}# a comment: another environment\n`,
+      "src/calc/__init__.py": `${CALC_FILES["src/calc/__init__.py"]}\n\ndef triple(x):\n    return 3 * x\n`,
+      "tests/helpers.py": "def approx(a, b):\n    return abs(a - b) < 1e-9\n",
+    },
+    "a helper",
+  );
   await commitFiles(
     repo,
     {
-      "src/calc/__init__.py": (CALC_FILES["src/calc/__init__.py"] as string).replace(
-        "return double(x) + x",
-        "return double(double(x))",
-      ),
+      "pyproject.toml": `${CALC_FILES["pyproject.toml"]}# a comment: another environment\n# and HEAD's own\n`,
+      "src/calc/__init__.py":
+        `${CALC_FILES["src/calc/__init__.py"]}\n\ndef triple(x):\n    return 3 * x\n`.replace(
+          "return double(x) + x",
+          "return double(double(x))",
+        ),
       "tests/test_quadruple.py":
         "from calc import quadruple\n\n\ndef test_quadruple():\n    assert quadruple(3) == 12\n",
     },
@@ -61,11 +75,15 @@ describe("tasks mirror with an environment", () => {
     const said: string[] = [];
     const out = join(fx.root, "env", "t.jsonl");
     const report = await mirror({ repo, out, environment: spec, onEnvironment: (l) => said.push(l) });
-    expect(report.candidates.map((c) => c.reason)).toEqual(["1 FAIL_TO_PASS, 0 PASS_TO_PASS"]);
+    expect(report.candidates.map((c) => c.reason)).toEqual([
+      "1 FAIL_TO_PASS, 0 PASS_TO_PASS",
+      "none of its test files is a test module at HEAD, and no test module there loads tests/helpers.py; at the fix: none of its test files is a test module at the fix, and no test module there loads tests/helpers.py",
+    ]);
     const [instance] = report.instances;
     if (!instance) throw new Error("no instance");
     expect(instance.acilab_env).toEqual(spec);
-    expect(said.some((l) => l.startsWith("building environment"))).toBe(true);
+    // HEAD's environment only: none for the helper's commit, which the cheap checks skipped.
+    expect(said.filter((l) => l.startsWith("building environment"))).toHaveLength(1);
     // The environment's commit travels in the bundle, so another machine builds the same layer.
     const bundle = join(fx.root, "env", "t.bundle");
     expect(await git(fx.root, ["bundle", "list-heads", bundle])).toContain(instance.environment_setup_commit);

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { autoEnvironment, type EnvMount } from "../envlayers/index.js";
+import { autoEnvironment, EnvBuildError, type EnvMount } from "../envlayers/index.js";
 import type { BackendChoice } from "../sandbox/index.js";
 import type { EnvironmentSpec } from "../swebench/index.js";
 import { instanceEnvironment } from "../tasks/index.js";
@@ -22,6 +22,8 @@ export interface MirrorEnvironmentOptions {
   backend?: BackendChoice | undefined;
   /** Told what the step decided and did, a line at a time. */
   onEnvironment?: ((line: string) => void) | undefined;
+  /** The repository being mirrored, as `env list` should name its layers (they are built from a temporary bundle). */
+  repo?: string | undefined;
 }
 
 /** One environment of the mirror: the commit it is built at (a tag of the bundle) and its spec. */
@@ -103,8 +105,12 @@ export class MirrorEnvironments {
         `environment-${key}`,
         rev.slice(0, 10),
       ).catch((err: unknown) => {
+        const why =
+          err instanceof EnvBuildError
+            ? err.summary
+            : (err instanceof Error ? err.message : String(err)).split("\n")[0];
         say(
-          `environment at ${rev.slice(0, 10)} (its own dependency files) did not build — its fixes are tested in HEAD's: ${(err instanceof Error ? err.message : String(err)).split("\n")[0]}`,
+          `environment at ${rev.slice(0, 10)} (its own dependency files) did not build — its fixes are tested in HEAD's: ${why}`,
         );
         return undefined;
       });
@@ -195,7 +201,11 @@ async function makeEnvironment(
     await work.bundle(bundle, [tag]);
     const mount = await instanceEnvironment(
       { acilab_env: spec, repo_path: bundle, environment_setup_commit: commit, base_commit: commit },
-      { log: say, ...(options.backend ? { backend: options.backend } : {}) },
+      {
+        log: say,
+        ...(options.backend ? { backend: options.backend } : {}),
+        ...(options.repo ? { repoLabel: `${options.repo} (tasks mirror, ${label})` } : {}),
+      },
     );
     if (!mount) throw new Error("the environment spec named no environment");
     return { tag, commit, spec, mount };

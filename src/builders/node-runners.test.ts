@@ -61,16 +61,17 @@ describe("detectNodeRunner: the test scripts of real packages", () => {
       "tap",
       "--reporter=tap",
       "--disable-coverage",
+      "--jobs=1",
     ]);
     expect(r?.how).toContain('after "npm run pretest" (npm run prepare)');
   });
 
-  it("an old tap is told --no-coverage; a lint pretest is not run", () => {
+  it("an old tap is told --no-coverage and one file at a time (no buffered subtests); a lint pretest is not run", () => {
     const r = detectNodeRunner({
-      scripts: { pretest: "standard", test: "tap test/*.js" },
+      scripts: { pretest: "standard", test: "tap -J test/*.js" },
       devDependencies: { tap: "^14.0.0" },
     });
-    expect(r?.command).toEqual(["tap", "--reporter=tap", "--no-coverage"]);
+    expect(r?.command).toEqual(["tap", "--reporter=tap", "--no-coverage", "--jobs=1"]);
   });
 
   it("sindresorhus/camelcase: ava between xo and tsd", () => {

@@ -132,8 +132,14 @@ const RUNNERS: Record<NodeRunnerName, RunnerDef> = {
   tap: {
     logParser: "node-tap",
     head: ["tap"],
-    // tap 18 fails a run whose coverage is not full unless told not to measure it; earlier taps spell it --no-coverage.
-    tail: (v) => ["--reporter=tap", v !== undefined && v < 18 ? "--no-coverage" : "--disable-coverage"],
+    // tap 18 fails a run whose coverage is not full unless told not to measure it; earlier taps spell it
+    // --no-coverage. One file at a time: files run in parallel are reported as buffered subtests
+    // (`ok 1 - test/a.js # time=… {`), which name no file the TAP reader sees (ids ` > range parsing > …`).
+    tail: (v) => [
+      "--reporter=tap",
+      v !== undefined && v < 18 ? "--no-coverage" : "--disable-coverage",
+      "--jobs=1",
+    ],
     valueFlags: new Set([
       "--timeout",
       "-t",
@@ -147,7 +153,7 @@ const RUNNERS: Record<NodeRunnerName, RunnerDef> = {
       "-g",
     ]),
     dropFlags:
-      /^(--reporter|-R|--coverage-report|--watch|-w|--check-coverage|--100|--no-coverage|--disable-coverage|--allow-incomplete-coverage|--allow-empty-coverage)(=|$)/,
+      /^(--reporter|-R|--coverage-report|--watch|-w|--check-coverage|--100|--no-coverage|--disable-coverage|--allow-incomplete-coverage|--allow-empty-coverage|--jobs|-j|-J)(=|$)/,
     collects: testTreeFile,
   },
 };

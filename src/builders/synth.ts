@@ -9,7 +9,7 @@ import { detectRepo, type TestCommandOverride, type TestSetup } from "./detect.j
 import { problemStatement } from "./issue.js";
 import type { BuildReport, CandidateOutcome } from "./mirror.js";
 import { applyMutation, type Mutation, mutationSites } from "./mutate.js";
-import { isSourcePath, languageOf } from "./paths.js";
+import { isSourcePath, languageOf, testPaths } from "./paths.js";
 import { WorkRepo } from "./workdir.js";
 
 export const DEFAULT_SYNTH_MAX = 10;
@@ -25,6 +25,8 @@ export interface SynthOptions {
   max?: number;
   seed?: number;
   testCommand?: TestCommandOverride;
+  /** Globs naming the repository's test modules, instead of the conventions. */
+  testFiles?: readonly string[];
   backend?: BackendChoice;
   onCandidate?: (c: CandidateOutcome) => void;
 }
@@ -45,7 +47,8 @@ function shuffle<T>(items: T[], random: () => number): T[] {
  * keep the mutants that make some passing test fail. Deterministic for a given `seed`.
  */
 export async function synth(options: SynthOptions): Promise<BuildReport> {
-  const setup = await detectRepo(options.repo, options.testCommand);
+  const paths = testPaths(options.testFiles);
+  const setup = await detectRepo(options.repo, options.testCommand, "HEAD", paths);
   const work = await WorkRepo.create(options.repo, setup.language, options.backend);
   const warnings = work.warning ? [work.warning] : [];
   const max = options.max ?? DEFAULT_SYNTH_MAX;
@@ -56,7 +59,7 @@ export async function synth(options: SynthOptions): Promise<BuildReport> {
     if (bad) throw new Error(`tasks synth: the tests of ${options.repo} do not run at HEAD: ${bad}`);
     const family = setup.language === "python" ? ["python"] : ["typescript", "javascript"];
     const sources = (await work.files()).filter(
-      (f) => isSourcePath(f) && family.includes(languageOf(f) ?? ""),
+      (f) => isSourcePath(f, paths) && family.includes(languageOf(f) ?? ""),
     );
     const sites: Mutation[] = [];
     for (const file of sources.sort()) {

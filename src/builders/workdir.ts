@@ -111,6 +111,19 @@ export class WorkRepo {
     await this.git(["clean", "-q", "-fd"]);
   }
 
+  /** Whether a patch would apply to the working tree (reversed with `reverse`), changing nothing. */
+  async canApply(patch: string, reverse = false): Promise<boolean> {
+    if (patch.trim() === "") return true;
+    const file = join(this.scratch, "check.patch");
+    writeFileSync(file, patch);
+    try {
+      await this.git(["apply", "--check", ...(reverse ? ["-R"] : []), file]);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** Apply a patch to the working tree (reversed with `reverse`); false when it does not apply. */
   async apply(patch: string, reverse = false): Promise<boolean> {
     const file = join(this.scratch, "apply.patch");

@@ -1,11 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commitFiles, initRepo } from "../builders/testing.js";
 import { runCli } from "./testing.js";
 
 const store = mkdtempSync(join(tmpdir(), "acilab-envcli-"));
 beforeAll(() => {
+  chmodSync(store, 0o755); // the sandbox user builds in it
   process.env.ACILAB_ENV_DIR = store;
 });
 afterAll(() => {
@@ -70,5 +72,25 @@ describe("acilab env", () => {
     expect((await runCli(["env", "build", "--repo", store, "--instances", "x.jsonl"])).err).toMatch(
       /give --repo or --instances, not both/,
     );
+  });
+
+  it("builds from a relative --repo, and env list names the repository", async () => {
+    const repo = join(store, "calc-repo");
+    await initRepo(repo);
+    await commitFiles(repo, { "calc.py": "X = 1\n" }, "calc");
+    const r = await runCli([
+      "env",
+      "build",
+      "--repo",
+      relative(process.cwd(), repo),
+      "--python",
+      "/usr/bin/python3",
+      "--install",
+      "true",
+    ]);
+    expect(r.err).not.toMatch(/is not in/);
+    expect(r.code).toBe(0);
+    const listed = await runCli(["env", "list"]);
+    expect(listed.out).toContain(`${repo} — true`);
   });
 });

@@ -1,5 +1,6 @@
 /** `acilab env build|list|prune`: the environment layers repositories' tests run in (src/envlayers). */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import {
   autoEnvironment,
   BUILD_LOG,
@@ -153,11 +154,14 @@ async function build(argv: string[], out: Out, err: Out): Promise<number> {
   } else {
     if (values.repo === undefined)
       throw new UsageError("--repo PATH or --instances FILE is required", command);
+    // The build reads the repository from other folders than this one: a relative path is made whole.
+    const repo = resolve(values.repo);
+    if (!existsSync(repo)) throw new UsageError(`--repo ${values.repo}: no such folder or bundle`, command);
     let commit: string;
     try {
-      commit = (await git(values.repo, ["rev-parse", "--verify", `${values.commit}^{commit}`])).trim();
+      commit = (await git(repo, ["rev-parse", "--verify", `${values.commit}^{commit}`])).trim();
     } catch {
-      throw new UsageError(`${values.commit} is not a commit of ${values.repo}`, command);
+      throw new UsageError(`${values.commit} is not a commit of ${repo}`, command);
     }
     if (values.python !== undefined && values.node !== undefined)
       throw new UsageError("give --python or --node, not both: an environment has one runtime", command);
@@ -170,7 +174,7 @@ async function build(argv: string[], out: Out, err: Out): Promise<number> {
           ? { node: values.node, install: [...values.install] }
           : { python: values.python ?? "python3", install: [...values.install] };
     else {
-      const detected = await autoEnvironment(values.repo, commit, {
+      const detected = await autoEnvironment(repo, commit, {
         ...(values.python !== undefined ? { python: values.python, language: "python" as const } : {}),
         ...(values.node !== undefined ? { node: values.node, language: "node" as const } : {}),
       });
@@ -178,7 +182,7 @@ async function build(argv: string[], out: Out, err: Out): Promise<number> {
       spec = detected.spec;
     }
     if (values["system-site-packages"] && "python" in spec) spec.system_site_packages = true;
-    jobs.push({ repoPath: values.repo, commit, spec, label: values.repo });
+    jobs.push({ repoPath: repo, commit, spec, label: repo });
   }
   let failed = 0;
   for (const job of jobs) {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commitFiles, initRepo } from "../builders/testing.js";
 import { tasksBuildCommand } from "./tasks-build.js";
+import { runCli } from "./testing.js";
 
 let scratch: string;
 let repo: string;
@@ -101,5 +102,18 @@ describe("tasks mirror's progress", () => {
         () => undefined,
       ),
     ).rejects.toThrow('--base must be auto, head or fix, got "tip"');
+  });
+
+  it("says a --repo that is not there is not there (not that git is missing)", async () => {
+    const r = await runCli(["tasks", "mirror", "--repo", join(scratch, "no-such-repo")]);
+    expect(r.code).not.toBe(0);
+    expect(r.err).toContain(`--repo ${join(scratch, "no-such-repo")}: no such folder`);
+    expect(r.err).not.toMatch(/git is not installed/);
+  });
+
+  it("says a missing instances file is missing, not an unknown task", async () => {
+    const r = await runCli(["tasks", "validate", join(scratch, "none.jsonl")]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("none.jsonl: no such instances file");
   });
 });

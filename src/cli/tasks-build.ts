@@ -1,6 +1,8 @@
 import {
   type BuildReport,
   type CandidateOutcome,
+  KIND_CHOICES,
+  type KindChoice,
   MIRROR_BASES,
   type MirrorBase,
   mirror,
@@ -11,6 +13,7 @@ import type { BackendChoice } from "../sandbox/index.js";
 import { numberOption, sandboxOption, UsageError } from "./args.js";
 import { readSpecFile } from "./env-command.js";
 import { table } from "./format.js";
+import { type Interrupt, interruptSignal } from "./interrupt.js";
 import { parseOptions } from "./options.js";
 import { createProgress, type ProgressDisplay, type ProgressIo } from "./progress.js";
 import {
@@ -28,6 +31,7 @@ interface BuildValues {
   out: string;
   "test-command"?: string;
   "log-parser"?: string;
+  "test-files"?: string[];
   sandbox?: string;
 }
 
@@ -37,6 +41,13 @@ export async function tasksBuildCommand(
   out: Out,
   err: Out,
   io: ProgressIo = { tty: process.stderr.isTTY === true, write: (t) => process.stderr.write(t) },
+  /** Ctrl-C / SIGTERM as an abort (tests pass their own). */
+  interrupt: () => Interrupt = () =>
+    interruptSignal((name) =>
+      process.stderr.write(
+        `\nacilab: ${name} received — stopping after the table of what was decided (again to quit now; --resume goes on)\n`,
+      ),
+    ),
 ): Promise<number> {
   const [sub, ...rest] = argv;
   let report: BuildReport;
@@ -55,11 +66,17 @@ export async function tasksBuildCommand(
     const base = values.base ?? "auto";
     if (!(MIRROR_BASES as readonly string[]).includes(base))
       throw new UsageError(`--base must be auto, head or fix, got "${base}"`, command);
+    const kind = values.kind ?? "fix";
+    if (!(KIND_CHOICES as readonly string[]).includes(kind))
+      throw new UsageError(`--kind must be fix, feature or all, got "${kind}"`, command);
     const options = {
       ...common,
       maxCommits: numberOption(values["max-commits"], "max-commits", command),
       maxSrcLines: numberOption(values["max-src-lines"], "max-src-lines", command),
       base: base as MirrorBase,
+      kind: kind as KindChoice,
+      resume: values.resume === true,
+      onWarning: (line: string) => err(`warning: ${line}`),
       ...positive("max-candidates", values["max-candidates"], command, (n) => ({ maxCandidates: n })),
       ...positive("test-timeout", values["test-timeout"], command, (n) => ({ testTimeoutMs: n * 1000 })),
       ...(values.env !== undefined
@@ -76,7 +93,11 @@ export async function tasksBuildCommand(
           command,
         );
     // The bar's line is ended however the mirror ends, so an error is not printed onto it.
-    report = await mirror(options).finally(() => closeProgress?.());
+    const stop = interrupt();
+    report = await mirror({ ...options, signal: stop.signal }).finally(() => {
+      stop.dispose();
+      closeProgress?.();
+    });
   } else {
     const command = "tasks synth";
     const { values } = parseOptions(command, rest, TASKS_SYNTH_OPTIONS);
@@ -93,7 +114,8 @@ export async function tasksBuildCommand(
     });
   }
   printReport(sub, report, outFile, out, err);
-  return 0;
+  // Stopped by a signal: what was decided is written, and the exit status says it was cut short.
+  return report.stopped ? 130 : 0;
 }
 
 /** The shared options, checked: a bad one is a usage error before any test runs. */
@@ -122,11 +144,14 @@ function buildOptions(values: BuildValues, command: string, err: Out, io: Progre
       ? undefined
       : { command: values["test-command"], ...(parser ? { logParser: parser as LogParserName } : {}) };
   const backend: BackendChoice = sandboxOption(values.sandbox, command);
+  const testFiles = values["test-files"] ?? [];
   // One line per candidate ("[12/54] kept …") where nothing can be redrawn; on a terminal, a bar with
   // the count, how many were kept and the time left (the same display grading uses).
   let progress: ProgressDisplay | undefined;
   let decided = 0;
-  const onPlan = (total: number) => {
+  const onPlan = (total: number, already = 0) => {
+    decided = already;
+    if (already > 0) err(`resuming: ${already} of ${total} candidates were decided by the stopped run`);
     progress = createProgress({
       verb: "mirroring", // only mirror announces its plan (synth decides mutants as it plants them)
       goodWord: "kept",
@@ -136,8 +161,9 @@ function buildOptions(values: BuildValues, command: string, err: Out, io: Progre
     });
   };
   const onCandidate = (c: CandidateOutcome) => {
+    if (c.resumed) return; // counted by onPlan
     decided++;
-    const line = `${c.kept ? "kept   " : "skipped"} ${c.sha === "-" ? "" : `${c.sha.slice(0, 10)} `}${c.subject} — ${c.reason}`;
+    const line = `${c.kept ? "kept   " : "skipped"} ${c.sha === "-" ? "" : `${c.sha.slice(0, 10)} `}${oneLine(c.subject, 72)} — ${c.reason}`;
     if (!progress) return err(line);
     progress.tick({
       line: `[${decided}/${progress.total}] ${line}`,
@@ -155,7 +181,14 @@ function buildOptions(values: BuildValues, command: string, err: Out, io: Progre
     backend,
     onCandidate,
     ...(testCommand ? { testCommand } : {}),
+    ...(testFiles.length > 0 ? { testFiles } : {}),
   };
+}
+
+/** A commit subject on one line, cut to `max` characters (git folds a long first paragraph into it). */
+function oneLine(text: string, max: number): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 function printReport(
@@ -171,7 +204,7 @@ function printReport(
     const rows = report.candidates.map((c) => [
       c.kept ? "kept" : "skipped",
       sub === "mirror" ? c.sha.slice(0, 10) : "",
-      c.subject.length > 60 ? `${c.subject.slice(0, 57)}...` : c.subject,
+      oneLine(c.subject, 60),
       c.instanceId ? `${c.reason} (${c.instanceId})` : c.reason,
     ]);
     out(
@@ -188,4 +221,8 @@ function printReport(
   out(
     `${scanned}; ${report.instances.length} instances written to ${outFile}${report.bundle ? ` (repository: ${report.bundle})` : ""}`,
   );
+  if (report.stopped)
+    out(
+      `stopped: ${report.stopped.decided} of ${report.stopped.total} candidates decided (log: ${report.stopped.log}); the same command with --resume goes on from there`,
+    );
 }

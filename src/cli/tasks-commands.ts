@@ -193,7 +193,13 @@ async function validateCommand(argv: string[], out: Out): Promise<number> {
   const instances: Instance[] = [];
   const readiness: Readiness[] = [];
   for (const target of targets) {
-    if (/\.jsonl?$/.test(target) && existsSync(target)) {
+    if (/\.jsonl?$/.test(target)) {
+      // A file name is never a task id: a missing one is said as such, not looked up among the tasks.
+      if (!existsSync(target))
+        throw new UsageError(
+          `${target}: no such instances file (tasks mirror and synth write one; a task is named by its id or folder)`,
+          "tasks validate",
+        );
       let rows: LoadedInstances;
       try {
         rows = loadInstanceRows(resolve(target), { repos: reposDir(values.repos), filter: values.filter });

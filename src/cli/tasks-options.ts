@@ -129,6 +129,13 @@ function buildOptions(sub: "mirror" | "synth") {
       help: `how to read --test-command's output: ${LOG_PARSER_NAMES.join(", ")}`,
       defaultHelp: "pytest if the command says pytest, else node-tap",
     },
+    "test-files": {
+      type: "string",
+      multiple: true,
+      value: "GLOB",
+      help: "which files are the repository's test modules (repeatable; `test.py`, `spec/**/*.js`): their tests are run and graded",
+      defaultHelp: "the conventions: test_*.py, *_test.py, a root test.py, *.test.js, test/ …",
+    },
     sandbox: SANDBOX,
   } as const;
 }
@@ -165,6 +172,16 @@ export const TASKS_MIRROR_OPTIONS = {
     help: "where each fix is undone: on HEAD, at the fix itself (its parent's code, its tests), or auto — HEAD, else the fix",
     default: "auto",
   },
+  kind: {
+    type: "string",
+    value: "<fix|feature|all>",
+    help: 'which changes become tasks: bug fixes, features (a change that adds the API its tests use: the issue asks for it; skipped by default as "adds API: …"), or all',
+    default: "fix",
+  },
+  resume: {
+    type: "boolean",
+    help: "go on with a mirror that was stopped (Ctrl-C, a kill): what it decided is kept as it was, from OUT's candidates log; the same options are needed",
+  },
   env: {
     type: "string",
     value: "<auto|FILE>",
@@ -191,8 +208,9 @@ const BUILD_NOTE = `Skipped candidates are listed with a one-line reason each. T
 export const TASKS_MIRROR_HELP = `acilab tasks mirror — build SWE-bench instances from a git repository's fix commits
 
 Usage: acilab tasks mirror --repo PATH [--max-commits N] [--max-src-lines N] [--max-candidates N]
-                           [--test-timeout S] [--base auto|head|fix] [--env auto|FILE] [--python PY | --node NODE]
-                           [--out FILE]
+                           [--test-timeout S] [--base auto|head|fix] [--kind fix|feature|all]
+                           [--env auto|FILE] [--python PY | --node NODE] [--test-files GLOB]…
+                           [--out FILE] [--resume]
 
 Options:
 ${optionLines(TASKS_MIRROR_OPTIONS)}
@@ -202,8 +220,13 @@ one fix, merge^1..merge) for fixes that change tests and at most --max-src-lines
 each fix's source part on HEAD — or, when it no longer reverse-applies there or its tests are gone,
 at the fix's own commit (--base) — runs the commit's test files twice with the fix and once without,
 and keeps tests passing with it and failing without as FAIL_TO_PASS (a test whose id or result
-changes between the two runs is dropped). The base hides them and drops AGENTS.md / CLAUDE.md.
-"acilab tasks synth --help" builds instances from mutants instead.
+changes between the two runs is dropped). The base hides them (by name, or — for tests named at run
+time from a table or a fixture file — by putting the test files the fix changed back as they were)
+and drops AGENTS.md / CLAUDE.md and the changelog lines the fix added.
+
+Each kept instance is written as it is found, and each decided candidate goes into OUT's candidates
+log (FILE.candidates.jsonl). Ctrl-C or SIGTERM stops after printing the table of what was decided;
+--resume goes on from there. "acilab tasks synth --help" builds instances from mutants instead.
 
 ${BUILD_NOTE}`;
 

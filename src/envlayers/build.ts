@@ -14,7 +14,7 @@ import { type Interpreter, interpreterBinds, resolveInterpreter } from "./interp
 import { relaxLocally } from "./local-index.js";
 import { decideMissing, type MissingRequirement, missingRequirement } from "./pins.js";
 import { ENV_MOUNT, type RuntimePlan, runtimePlan } from "./runtime.js";
-import { type SandboxSources, SOURCES_MOUNT, specSources } from "./sources.js";
+import { SOURCES_MOUNT, specSources } from "./sources.js";
 import {
   BUILD_LOG,
   type CommandRecord,
@@ -36,6 +36,12 @@ export const INSTALL_TIMEOUT_MS = 900_000;
 /** What each build line's log keeps. */
 const LOG_LIMIT = 400_000;
 
+/** Lines of a failed build's output that never say why: npm's pointer to its log, its error fields. */
+const BOILERPLATE =
+  /A complete log of this run|^npm (error|ERR!) (code|command|path|cwd|errno|syscall)\b|^npm (error|ERR!)\s*$/;
+/** Lines that do: git's `fatal:`, pip's `No matching distribution`, a host or file not found. */
+const STRONG_REASON = /\b(fatal|No matching|not found|denied|could not|unable|cannot)\b/i;
+
 /** A build that failed: which line, its output's end, and the log with all of it. */
 export class EnvBuildError extends Error {
   constructor(
@@ -46,6 +52,24 @@ export class EnvBuildError extends Error {
   ) {
     super(message);
     this.name = "EnvBuildError";
+  }
+
+  /**
+   * One line for a progress display: the line that failed, the line of its output that says why
+   * (npm's `npm error …`, git's `fatal: …`, pip's `ERROR: …`), and where the whole log is.
+   */
+  get summary(): string {
+    const [head = "", ...rest] = this.message.split("\n");
+    const output = rest.filter(
+      (l) => !l.startsWith("The whole log:") && !l.startsWith("(remembered") && l.trim() !== "",
+    );
+    // npm ends every failure with where its own log is, and names the command before the reason.
+    const said = output.filter((l) => !BOILERPLATE.test(l));
+    const why =
+      said.findLast((l) => STRONG_REASON.test(l)) ??
+      said.findLast((l) => /\b(error|ERR!)\b/i.test(l)) ??
+      said.at(-1);
+    return `${head}${why ? ` — ${why.trim().slice(0, 200)}` : ""} (log: ${this.log})`;
   }
 }
 
@@ -63,6 +87,8 @@ const MAX_ADJUSTMENTS = 40;
 export interface LayerRequest {
   /** The repository (a folder or bundle) holding `commit`. */
   repoPath: string;
+  /** What `env list` calls the repository when repoPath is a temporary bundle (the mirror's). */
+  repoLabel?: string;
   /** The commit the environment is built at (an instance's environment_setup_commit). */
   commit: string;
   spec: EnvironmentSpec;
@@ -150,18 +176,19 @@ async function ensureSpecLayer(request: LayerRequest): Promise<Layer> {
       if (existsSync(dir) && !request.force) {
         const whole = wholeLayer(key, dir);
         if (whole) return whole;
-        // A build that failed for a requirement the indexes lack fails the same way until they change
-        // (and then the sources, part of the key, change too): no need to build it again to know.
+        // A build that failed is remembered: the same commit, lines and sources fail the same way (a
+        // `github:` dependency offline), and each rerun of a mirror would spend minutes finding out again.
+        // One that failed for a requirement the indexes lack carries it, so ensureLayer can adjust the spec.
         const failed = readManifest(dir);
-        if (failed?.status === "failed" && failed.missing)
+        if (failed?.status === "failed")
           throw new EnvBuildError(
-            `environment ${key} did not build: ${failed.failure ?? "a requirement is missing"}`,
+            `environment ${key} did not build on ${failed.created_at.slice(0, 16).replace("T", " ")}: ${failed.failure ?? "see its log"}\nThe whole log: ${join(dir, BUILD_LOG)}\n(remembered, not built again: \`acilab env build --force\` or \`acilab env prune --failed\` tries again)`,
             join(dir, BUILD_LOG),
             failed.missing,
           );
         request.log?.(`environment ${key}: ${layerDamage(dir)}; building it again`);
       }
-      return build(request, { key, store, dir, plan, interpreter, sources });
+      return build(request, { key, store, dir, plan, interpreter });
     })();
     inFlight.set(memo, made);
     // Only builds in progress are shared; a later call checks the disk again (a layer may be damaged since).
@@ -181,11 +208,12 @@ async function build(
     dir: string;
     plan: RuntimePlan;
     interpreter: Interpreter;
-    sources: SandboxSources;
   },
 ): Promise<Layer> {
-  const { key, store, dir, plan, interpreter, sources } = at;
+  const { key, store, dir, plan, interpreter } = at;
   const started = performance.now();
+  // The key names the configured sources; the build asks each index once and uses those that answer.
+  const { sources, left } = await plan.buildSources();
   const tmp = join(store, `.building-${key}-${process.pid}-${randomBytes(3).toString("hex")}`);
   const envDir = join(tmp, "env");
   const sourcesDir = join(tmp, "sources");
@@ -196,13 +224,16 @@ async function build(
   const logPath = join(dir, BUILD_LOG);
   const log: string[] = [
     `# acilab environment ${key}`,
-    `# repository ${request.repoPath} at ${request.commit}`,
+    `# repository ${request.repoLabel ?? request.repoPath} at ${request.commit}`,
     `# ${interpreter.language} ${interpreter.named} → ${interpreter.executable} (${interpreter.version})`,
     `# packages from ${sources.summary}`,
+    ...left.map((l) => `# left out, it did not answer: ${l}`),
   ];
   request.log?.(
     `building environment ${key}: ${plan.name} ${interpreter.version} (${interpreter.executable}), packages from ${sources.summary}`,
   );
+  for (const l of left)
+    request.log?.(`  left out a package index that did not answer (pip would retry it on every line): ${l}`);
   const commands: CommandRecord[] = [];
   let failure: string | undefined;
   let missing: MissingRequirement | undefined;
@@ -277,7 +308,7 @@ async function build(
     key,
     status: failure ? "failed" : "ok",
     created_at: new Date().toISOString(),
-    repo: request.repoPath,
+    repo: request.repoLabel ?? request.repoPath,
     commit: request.commit,
     spec: request.spec,
     interpreter: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detectPythonEnvironment, type ReadRepoFile } from "./detect.js";
+import { detectPythonEnvironment, type ReadRepoFile, toxDeps } from "./detect.js";
 import { detectNodeEnvironment } from "./detect-node.js";
 
 const files =
@@ -107,5 +107,22 @@ describe("setup.py's test extra", () => {
     expect(d.decisions).toContain(
       `test requirements: the "tests" extra of setup.py's extras_require (3), read as text, not run`,
     );
+  });
+
+  it("leaves out tox deps behind a factor condition instead of installing the factor as a package", async () => {
+    const tox = await detectPythonEnvironment(
+      files({
+        "tox.ini":
+          "[testenv]\ndeps =\n    coverage[toml]\n    pytest\n    unidecode: pip\n    unidecode: unidecode\n    py38,!lint: mock\ncommands_pre:\n    unidecode: pip uninstall --yes text_unidecode\n",
+      }),
+    );
+    expect(tox.spec.install.some((l) => l.includes("coverage[toml]"))).toBe(true);
+    expect(
+      tox.spec.install.some((l) => /\bunidecode\b|\bmock\b|^pip install pip\b|'unidecode: /.test(l)),
+    ).toBe(false);
+    expect(tox.decisions.join("\n")).toContain("3 deps line(s) for some tox environments only left out");
+    expect(toxDeps("[testenv]\ndeps = git+https://example.org/x.git\n").requirements).toEqual([
+      "git+https://example.org/x.git",
+    ]);
   });
 });

@@ -98,8 +98,12 @@ function setupCfgExtras(text: string): Map<string, string[]> {
   return out;
 }
 
-/** tox's `[testenv] deps`: requirements, and requirement files named with -r. */
-function toxDeps(text: string): { requirements: string[]; files: string[] } {
+/**
+ * tox's `[testenv] deps`: requirements, and requirement files named with -r. A line behind a factor
+ * condition (`unidecode: Unidecode`, `py38,py39: mock`, `!lint: x`) is for some tox environments only
+ * and is left out (`conditional` counts them): acilab builds one environment, with no factors.
+ */
+export function toxDeps(text: string): { requirements: string[]; files: string[]; conditional: string[] } {
   const requirements: string[] = [];
   const files: string[] = [];
   let inEnv = false;
@@ -112,7 +116,8 @@ function toxDeps(text: string): { requirements: string[]; files: string[] } {
       continue;
     }
     if (!inEnv) continue;
-    const kv = /^(\w[\w-]*)\s*=\s*(.*)$/.exec(line);
+    // configparser takes `key: value` as well as `key = value` (python-slugify writes `commands_pre:`).
+    const kv = /^(\w[\w-]*)\s*[=:]\s*(.*)$/.exec(line);
     if (kv) {
       inDeps = kv[1] === "deps";
       if (inDeps && (kv[2] as string).trim() !== "") requirements.push((kv[2] as string).trim());
@@ -121,13 +126,18 @@ function toxDeps(text: string): { requirements: string[]; files: string[] } {
     if (inDeps && /^\s+\S/.test(line)) requirements.push(line.trim());
   }
   const kept: string[] = [];
+  const conditional: string[] = [];
   for (const r of requirements) {
     if (r.startsWith("#") || r.includes("{")) continue; // tox substitutions need tox
+    if (/^!?[\w.-]+(?:\s*,\s*!?[\w.-]+)*\s*:\s/.test(r)) {
+      conditional.push(r);
+      continue;
+    }
     const file = /^-r\s*(\S+)$/.exec(r)?.[1];
     if (file) files.push(file);
     else if (!r.startsWith("-")) kept.push(r.replace(/\s*#.*$/, ""));
   }
-  return { requirements: kept, files };
+  return { requirements: kept, files, conditional };
 }
 
 /**
@@ -240,6 +250,10 @@ export async function detectPythonEnvironment(
       if (!requirementFiles.includes(f) && (await read(f)) !== undefined) requirementFiles.push(f);
     if (deps.requirements.length + deps.files.length > 0)
       decisions.push(`test requirements: tox.ini's [testenv] deps`);
+    if (deps.conditional.length > 0)
+      decisions.push(
+        `tox.ini: ${deps.conditional.length} deps line(s) for some tox environments only left out (${deps.conditional.slice(0, 3).join("; ")}): one environment is built, with no tox factors`,
+      );
   }
   if (!installable && (await read("requirements.txt")) !== undefined) {
     install.push("pip install -r requirements.txt");

@@ -86,6 +86,19 @@ describe("environment layers", () => {
     expect(message).toMatch(/The whole log: .*build\.log/);
     const failed = listLayers(fx.store).filter((l) => l.manifest?.status === "failed");
     expect(failed.length).toBe(1);
+    // Remembered: the next use says so at once, with the log, instead of building it again.
+    const lines: string[] = [];
+    const again = await ensureLayer({ repoPath: repo, commit, spec, log: (l) => lines.push(l) }).catch(
+      (e: unknown) => e,
+    );
+    expect(again).toBeInstanceOf(EnvBuildError);
+    expect((again as Error).message).toMatch(
+      /did not build on .*install line 3 of 3 failed[\s\S]*build\.log[\s\S]*--force` or `acilab env prune --failed` tries again/,
+    );
+    expect(lines.some((l) => l.startsWith("building environment"))).toBe(false);
+    expect(listLayers(fx.store).find((l) => l.key === failed[0]?.key)?.manifest?.created_at).toBe(
+      failed[0]?.manifest?.created_at,
+    );
   });
 
   it("never runs an interpreter named by an instance on the host: a script is refused unrun", async () => {

@@ -2,6 +2,7 @@ import { SANDBOX_PATH } from "../sandbox/index.js";
 import { type EnvironmentSpec, isNodeEnvironment } from "../swebench/index.js";
 import type { Interpreter, RuntimeLanguage } from "./interpreter.js";
 import { sandboxNpm, specNpmSources } from "./npm-sources.js";
+import { answeringSources } from "./probe.js";
 import { type SandboxSources, sandboxPip, specSources } from "./sources.js";
 
 /** Where a layer appears inside every sandbox: fixed, since a venv's scripts name it in their shebangs. */
@@ -36,8 +37,10 @@ export interface RuntimePlan {
   env: Record<string, string>;
   /** Setup lines every checkout runs first, besides putting back generated files. */
   setup: string[];
-  /** Where packages come from, as the build sandbox sees them. */
+  /** Where packages come from, as the build sandbox sees them (and as the layer's key names them). */
   sources: () => SandboxSources;
+  /** The same, less the indexes that do not answer now, each said with why: what a build uses. */
+  buildSources: () => Promise<{ sources: SandboxSources; left: string[] }>;
 }
 
 /** The runtime a spec is for, and how its layer is made and used. */
@@ -73,6 +76,7 @@ for d in ${NODE_CACHES.join(" ")}; do rm -rf "${ENV_MOUNT}/node_modules/$d"; ln 
         `if [ ! -e node_modules ]; then ln -s ${ENV_MOUNT}/node_modules node_modules; elif [ ! -L node_modules ]; then echo "acilab: this checkout has its own node_modules; the environment's is not linked" >&2; fi`,
       ],
       sources: () => sandboxNpm(specNpmSources(spec.indexes)),
+      buildSources: async () => ({ sources: sandboxNpm(specNpmSources(spec.indexes)), left: [] }),
     };
   return {
     language: "python",
@@ -93,5 +97,9 @@ for d in ${NODE_CACHES.join(" ")}; do rm -rf "${ENV_MOUNT}/node_modules/$d"; ln 
     env: { PATH: `${ENV_MOUNT}/bin:${SANDBOX_PATH}`, VIRTUAL_ENV: ENV_MOUNT },
     setup: [],
     sources: () => sandboxPip(specSources(spec.indexes)),
+    buildSources: async () => {
+      const { sources, left } = await answeringSources(specSources(spec.indexes));
+      return { sources: sandboxPip(sources), left };
+    },
   };
 }

@@ -1,7 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { answeringSources, probeIndex } from "./probe.js";
 import { machinePipSources, parsePipConfig, sandboxPip, specSources } from "./sources.js";
 
 const dir = mkdtempSync(join(tmpdir(), "acilab-pipconf-"));
@@ -66,5 +69,52 @@ describe("the machine's pip configuration", () => {
     const pip = sandboxPip(specSources("none"));
     expect(pip.config).toContain("no-index = true");
     expect(pip.hosts).toEqual([]);
+  });
+});
+
+describe("package indexes that do not answer", () => {
+  it("are left out of the build's sources, the first answering extra index taking the main one's place", async () => {
+    const silent = new Set(["https://pypi.org/simple", "https://down.example/simple"]);
+    const probe = async (url: string) => (silent.has(url) ? "ENOTFOUND" : undefined);
+    const { sources, left } = await answeringSources(
+      {
+        indexUrl: undefined,
+        extraIndexUrls: ["file:///opt/a/simple", "https://down.example/simple", "file:///opt/b/simple"],
+        findLinks: ["/wheels"],
+        constraints: [],
+        noIndex: false,
+        origin: [],
+      },
+      probe,
+    );
+    expect(sources.indexUrl).toBe("file:///opt/a/simple");
+    expect(sources.extraIndexUrls).toEqual(["file:///opt/b/simple"]);
+    expect(sources.findLinks).toEqual(["/wheels"]);
+    expect(left).toEqual([
+      "https://pypi.org/simple (pip's default): ENOTFOUND",
+      "https://down.example/simple: ENOTFOUND",
+    ]);
+    const none = await answeringSources(
+      { ...sources, indexUrl: "https://down.example/simple", extraIndexUrls: [] },
+      probe,
+    );
+    expect(none.sources.noIndex).toBe(true);
+  });
+
+  it("probes a real loopback index once: an answer of any status counts, a closed port does not", async () => {
+    const server = createServer((_, res) => {
+      res.statusCode = 404;
+      res.end();
+    });
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    const { port } = server.address() as AddressInfo;
+    try {
+      expect(await probeIndex(`http://127.0.0.1:${port}/simple/`)).toBeUndefined();
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
+    // The same port, closed now: refused.
+    expect(await probeIndex(`http://127.0.0.1:${port}/simple/`)).toBe("ECONNREFUSED");
+    expect(await probeIndex(`file://${join(dir, "no-such-index")}`)).toMatch(/does not exist$/);
   });
 });

@@ -112,6 +112,50 @@ describe("gradeLog, hardened rules", () => {
   });
 });
 
+/**
+ * more-itertools' `last()` made to return the first item, graded with pytest 9.1: its test's own line
+ * says PASSED and the failures are SUBFAILED lines (the `self.subTest` blocks). The PASS_TO_PASS test
+ * is broken, so the patch must not resolve under hardened rules (it did before: "4 failed, 593
+ * passed" was graded resolved); SWE-bench's parser reads no
+ * SUBFAILED line, and `--rules swebench` keeps its verdict (docs/grading.md).
+ */
+const brokenLast: GradedTests = {
+  FAIL_TO_PASS: ["tests/test_more.py::IterIndexTests::test_basic"],
+  PASS_TO_PASS: ["tests/test_more.py::LastTests::test_basic", "tests/test_more.py::LastTests::test_default"],
+  log_parser: "pytest",
+};
+const brokenLastLog = log(
+  summary(
+    [
+      "PASSED tests/test_more.py::IterIndexTests::test_basic",
+      "PASSED tests/test_more.py::LastTests::test_basic",
+      "PASSED tests/test_more.py::LastTests::test_default",
+      "SUBFAILED(iterable=[0, 1, 2]) tests/test_more.py::LastTests::test_basic - AssertionError: 0 != 2",
+      "SUBFAILED(iterable=range(3)) tests/test_more.py::LastTests::test_basic - AssertionError: 0 != 2",
+      "SUBFAILED(iterable='abc') tests/test_more.py::LastTests::test_basic - AssertionError: 'a' != 'c'",
+      // A test that fails with the gold patch too (graded on neither list), as in the real run.
+      "FAILED tests/test_recipes.py::SlidingWindowTests::test_dq - ImportError",
+    ],
+    "4 failed, 3 passed, 9 subtests passed",
+  ),
+  1,
+);
+
+describe("gradeLog on pytest 9's subtests", () => {
+  it("hardened: a failed subtest fails its test, so a PASS_TO_PASS test broken in a subtest is not resolved", () => {
+    const g = gradeLog(brokenLast, brokenLastLog, { rules: "hardened" });
+    expect(g.rejected).toBeNull();
+    expect(g.tests_status.PASS_TO_PASS.failure).toEqual(["tests/test_more.py::LastTests::test_basic"]);
+    expect(g.resolved).toBe(false);
+  });
+
+  it("swebench: SWE-bench's parser reads no SUBFAILED line, and its verdict is kept", () => {
+    const g = gradeLog(brokenLast, brokenLastLog, { rules: "swebench" });
+    expect(g.tests_status.PASS_TO_PASS.failure).toEqual([]);
+    expect(g.resolved).toBe(true);
+  });
+});
+
 describe("gradeLog, swebench rules", () => {
   it("follows SWE-bench: forged lines before the real end marker count, the first exit code wins", () => {
     // SWE-bench slices at the first end marker and reads the first exit code: a test that prints

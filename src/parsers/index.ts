@@ -14,6 +14,7 @@ export { parseCargoTest } from "./cargo-test.js";
 export { parseDjango } from "./django.js";
 export { parseGoTestJson } from "./go-test-json.js";
 export { findJestReports, parseJestJson } from "./jest-json.js";
+export { findJsonReports } from "./json-report.js";
 export { lookupStatus } from "./lookup.js";
 export { parseMochaJson } from "./mocha-json.js";
 export { parseNodeSpec } from "./node-spec.js";

@@ -56,11 +56,22 @@ export function nodeTapSuiteRan(log: string): SuiteRan {
   const tests = lines
     .map((l) => /^# tests (\d+)$/.exec(l) ?? /^# \{ total: (\d+)\b/.exec(l))
     .findLast((m) => m !== null);
-  if (!tests)
+  if (!tests) {
+    // tap ≤ 16 (`tap --reporter=tap`) ends with its top-level plan after the files' results —
+    // `1..2`, `# failed 1 of 2 tests`, `# time=…` — and no count line: a plan at the end that
+    // matches the top-level results, closed by tap's time, is its sign that the run finished.
+    const results = lines.flatMap((l, i) => (/^(not )?ok \d+\b/.test(l) ? [i] : []));
+    const planAt = lines.findLastIndex((l) => /^1\.\.\d+\s*$/.test(l));
+    const planned = planAt < 0 ? 0 : Number(lines[planAt]?.slice(3));
+    // tap's closing `# time=` after the plan (node's own reporter follows its plan with `# tests N`).
+    const closed = lines.slice(planAt + 1).some((l) => /^# time=[\d.]+m?s\s*$/.test(l));
+    if (planned > 0 && planned === results.length && (results.at(-1) ?? -1) < planAt && closed)
+      return { ran: true, why: `TAP plan at the end: 1..${planned}, ${planned} top-level results` };
     return {
       ran: false,
       why: "no `# tests N` summary from node's TAP reporter: the run crashed or was cut off",
     };
+  }
   if (tests[1] === "0") return { ran: false, why: "node's test runner found no tests (# tests 0)" };
   return { ran: true, why: `TAP summary: ${tests[0]}` };
 }

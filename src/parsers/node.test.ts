@@ -58,3 +58,24 @@ not ok 2 - test/defaults.js # time=812.0ms
     expect(suiteRan("node-tap", LOG)).toEqual({ ran: true, why: "TAP summary: # { total: 2" });
   });
 });
+
+describe("tap 14 and 16 (`tap --reporter=tap --jobs=1`) through the node-tap parser", () => {
+  // Captured from node-semver's own tap versions on two small files, one assertion failing.
+  for (const name of ["tap14", "tap16"])
+    it(`${name}: names tests by file, and takes the closing top-level plan as the end of the run`, () => {
+      const log = readFixture(name);
+      expect(Object.fromEntries(parseNodeTap(log))).toMatchObject({
+        "test/basic.js > parse > adds": "PASSED",
+        "test/basic.js > parse > compares strings": "FAILED",
+        "test/other.js > works > fine": "PASSED",
+      });
+      expect(suiteRan("node-tap", log)).toEqual({
+        ran: true,
+        why: "TAP plan at the end: 1..2, 2 top-level results",
+      });
+      // Cut before the closing plan, or with a file's result missing: not a finished run.
+      expect(suiteRan("node-tap", log.split("\n1..2\n")[0] as string).ran).toBe(false);
+      expect(suiteRan("node-tap", log.split("\n# time=").slice(0, -1).join("\n# time=")).ran).toBe(false);
+      expect(suiteRan("node-tap", log.replace(/^ok 2 - test\/other\.js.*$/m, "")).ran).toBe(false);
+    });
+});

@@ -13,7 +13,7 @@ import { lookupStatus } from "./lookup.js";
 import { parsePytest } from "./pytest.js";
 import type { TestStatus } from "./types.js";
 
-for (const name of ["pytest-rA", "pytest-v", "pytest-interrupted"]) {
+for (const name of ["pytest-rA", "pytest-v", "pytest-interrupted", "pytest-subtests"]) {
   const capture = captureNamed(name);
   describe(`pytest: ${name}`, () => {
     it("parses the committed fixture", () => expectCapture(expect, capture, readFixture(name)));
@@ -22,6 +22,40 @@ for (const name of ["pytest-rA", "pytest-v", "pytest-interrupted"]) {
     );
   });
 }
+
+describe("parsePytest on pytest 9's subtests", () => {
+  it("fails a test whose own line says PASSED when one of its subtests failed", () => {
+    const log = [
+      "=========================== short test summary info ============================",
+      "PASSED tests/test_more.py::LastTests::test_basic",
+      "PASSED tests/test_more.py::LastTests::test_other",
+      "SUBFAILED(iterable=[0, 1, 2]) tests/test_more.py::LastTests::test_basic - AssertionError: 0 != 2",
+      "============ 1 failed, 2 passed, 3 subtests passed in 0.10s ============",
+    ].join("\n");
+    expect(Object.fromEntries(parsePytest(log))).toEqual({
+      "tests/test_more.py::LastTests::test_basic": "FAILED",
+      "tests/test_more.py::LastTests::test_other": "PASSED",
+    });
+    expect(suiteRan("pytest", log)).toMatchObject({ ran: true });
+  });
+
+  it("reads -v's SUBFAILED progress lines, and a description with spaces before the id", () => {
+    const log = [
+      "============================= test session starts ==============================",
+      "t.py::test_f[a b] SUBPASSED[case] (i=0)           [ 50%]",
+      "t.py::test_f[a b] SUBFAILED[case] (i=1)           [ 50%]",
+      "t.py::test_f[a b] PASSED                          [ 50%]",
+      "t.py::test_g PASSED                               [100%]",
+      "=========================== short test summary info ============================",
+      "SUBFAILED[case] (i=1, s='x y') t.py::test_f[a b] - assert 1 < 1",
+      "================ 1 failed, 2 passed, 1 subtests passed in 0.01s ================",
+    ].join("\n");
+    expect(Object.fromEntries(parsePytest(log))).toEqual({
+      "t.py::test_f[a b]": "FAILED",
+      "t.py::test_g": "PASSED",
+    });
+  });
+});
 
 describe("parsePytest on lines real runs rarely print", () => {
   it("keeps the id whole when the message holds ' - ' and brackets", () => {

@@ -18,6 +18,15 @@ const SUMMARY = /^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (.+)$/;
 /** `-v` progress: `id STATUS`, optionally `(reason)` and the `[ 50%]` counter after it. */
 const VERBOSE = /^(\S.*?::.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)(?: \(.*\))?(?:\s+\[\s*\d+%\])?$/;
 
+/**
+ * pytest ≥ 9's subtests (`self.subTest`, the `subtests` fixture): `SUBFAILED(xs=[1, 2]) id - message`
+ * in the summary, `id SUBFAILED(xs=[1, 2])  [ 50%]` under `-v`. The test's own line may still say
+ * PASSED (a unittest test whose failures were all in subtests), so a failed subtest fails its test.
+ * The description before the id may hold spaces; the id is the first word that names a `.py` file's test.
+ */
+const SUBFAILED_SUMMARY = /^SUBFAILED\S*(?: .*?)? ([^\s:]+\.py::.*)$/;
+const SUBFAILED_VERBOSE = /^(\S.*?::\S*?(?:\[.*?\])?) SUBFAILED\b/;
+
 /** A section rule pytest draws: `==== PASSES ====`, `=== short test summary info ===`, its final count. */
 const RULE = /^=+ (.+) =+$/;
 
@@ -75,6 +84,12 @@ export function parsePytest(log: string): TestStatusMap {
   const summaryListsPasses = [...statuses.values()].includes("PASSED");
   for (let i = progress[0]; i < progress[1]; i++) {
     const line = lines[i] as string;
+    // A failed subtest can only fail its test: read wherever pytest reports progress.
+    const sub = line.includes(" SUBFAILED") ? SUBFAILED_VERBOSE.exec(line) : null;
+    if (sub) {
+      record(statuses, sub[1] as string, "FAILED");
+      continue;
+    }
     if (!summary && readSummaryLine(statuses, line)) continue;
     const verbose = line.includes("::") ? VERBOSE.exec(line) : null;
     const status = verbose && STATUSES[verbose[2] as string];
@@ -86,6 +101,11 @@ export function parsePytest(log: string): TestStatusMap {
 
 /** Read one `STATUS id [- message]` line into `statuses`; false when the line is not one. */
 function readSummaryLine(statuses: TestStatusMap, line: string): boolean {
+  if (line.startsWith("SUBFAILED")) {
+    const sub = SUBFAILED_SUMMARY.exec(line);
+    if (sub) record(statuses, cutId(sub[1] as string), "FAILED");
+    return sub !== null;
+  }
   const summary = SUMMARY.exec(line);
   if (!summary) return false;
   const status = STATUSES[summary[1] as string];
@@ -122,9 +142,12 @@ function balanced(id: string): boolean {
   return depth === 0 && (!id.includes("[") || id.endsWith("]"));
 }
 
-/** `=== 2 failed, 6 passed in 0.05s ===` (or without the rules under `-q`), possibly `(0:01:05)`. */
+/**
+ * `=== 2 failed, 6 passed in 0.05s ===` (or without the rules under `-q`), possibly `(0:01:05)`;
+ * pytest ≥ 9 adds its subtests' counts (`4 subtests passed`).
+ */
 const FINAL =
-  /^(?:=+ )?((?:\d+ (?:passed|failed|skipped|deselected|xfailed|xpassed|errors?|warnings?|rerun)(?:, )?)+|no tests ran) in [\d.]+s(?: \([\d:]+\))?(?: =+)?$/;
+  /^(?:=+ )?((?:\d+ (?:subtests )?(?:passed|failed|skipped|deselected|xfailed|xpassed|errors?|warnings?|rerun)(?:, )?)+|no tests ran) in [\d.]+s(?: \([\d:]+\))?(?: =+)?$/;
 
 /** pytest ran to the end if its final count line is there and it was not interrupted. */
 export function pytestSuiteRan(log: string): SuiteRan {

@@ -9,7 +9,12 @@ import type { Instance, PinPolicy } from "../swebench/index.js";
  */
 export async function instanceEnvironment(
   instance: Pick<Instance, "acilab_env" | "repo_path" | "environment_setup_commit" | "base_commit">,
-  options: { log?: (line: string) => void; backend?: BackendChoice; pins?: PinPolicy } = {},
+  options: {
+    log?: (line: string) => void;
+    backend?: BackendChoice;
+    pins?: PinPolicy;
+    repoLabel?: string;
+  } = {},
 ): Promise<EnvMount | undefined> {
   const spec = instance.acilab_env;
   if (!spec) return undefined;
@@ -20,6 +25,7 @@ export async function instanceEnvironment(
     ...(options.log ? { log: options.log } : {}),
     ...(options.backend ? { backend: options.backend } : {}),
     ...(options.pins ? { pins: options.pins } : {}),
+    ...(options.repoLabel ? { repoLabel: options.repoLabel } : {}),
   });
   return layerMount(layer);
 }

@@ -20,6 +20,8 @@ export const NEEDS = {
   tmux: "tmux: scripts/bootstrap.sh installs it",
   flake8: "flake8: scripts/bootstrap.sh installs Debian's flake8",
   python3: "python3 with pytest: scripts/bootstrap.sh installs python3-pytest",
+  pytest9:
+    "a python3 whose pytest is 9 or later (subtests reported as SUBFAILED): pip install 'pytest>=9' into python3 or a pyenv interpreter",
   go: "the go toolchain: scripts/bootstrap.sh installs Debian's golang-go",
   cargo: "cargo: the machine image has it (rustup's)",
   build: "the built CLI in dist/: make test builds it first (npm run build)",

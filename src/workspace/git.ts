@@ -56,6 +56,9 @@ export async function git(
     return stdout;
   } catch (err) {
     const e = err as { code?: string; stderr?: string; message: string };
+    // spawn says ENOENT for a missing working folder as well as for a missing program.
+    if (e.code === "ENOENT" && !existsSync(cwd))
+      throw new Error(`${cwd}: no such folder (git was asked to run in it)`);
     if (e.code === "ENOENT")
       throw new Error("git is not installed; run `make` (it installs git) or `apt-get install git`");
     throw new Error(`git ${args.join(" ")} failed in ${cwd}: ${(e.stderr ?? e.message).trim()}`);

@@ -9,7 +9,15 @@
  * repository as `<repo>`, so fixtures do not depend on where they were captured.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,6 +28,7 @@ import {
   type Project,
   PYTEST_INTERRUPTED,
   PYTEST_RA,
+  PYTEST_SUBTESTS,
   PYTEST_VERBOSE,
   VITEST_TESTS,
   writeProject,
@@ -62,6 +71,21 @@ export function pythonWithPytest(): string | null {
   python ??= firstWorking(["/usr/bin/python3", "python3"], ["-m", "pytest", "--version"]);
   return python;
 }
+let python9: string | null | undefined;
+/** A python3 whose pytest is 9 or later (subtests are pytest's own from 9.0): PATH's, then pyenv's. */
+export function pythonWithPytest9(): string | null {
+  const pyenv = join(homedir(), ".pyenv", "versions");
+  const candidates = [
+    "python3",
+    "/usr/bin/python3",
+    ...(existsSync(pyenv) ? readdirSync(pyenv).map((v) => join(pyenv, v, "bin", "python3")) : []),
+  ];
+  python9 ??= firstWorking(candidates, [
+    "-c",
+    "import sys, pytest; sys.exit(int(pytest.__version__.split('.')[0]) < 9)",
+  ]);
+  return python9;
+}
 export const cargoBin = (): string | null =>
   firstWorking(["cargo", join(homedir(), ".cargo", "bin", "cargo")], ["--version"]);
 export const goBin = (): string | null =>
@@ -102,6 +126,14 @@ export const CAPTURES: Capture[] = [
     need: "python3",
     missing: noPytest,
     argv: () => [pythonWithPytest() ?? "python3", ...PYTEST_ARGS, "-rA"],
+  },
+  {
+    name: "pytest-subtests",
+    parser: "pytest",
+    project: PYTEST_SUBTESTS,
+    need: "pytest9",
+    missing: () => (pythonWithPytest9() ? null : "no python3 with pytest 9 or later on this machine"),
+    argv: () => [pythonWithPytest9() ?? "python3", ...PYTEST_ARGS, "-rA"],
   },
   {
     name: "node-tap",

@@ -87,6 +87,51 @@ export const PYTEST_INTERRUPTED: Project = {
   ran: false,
 };
 
+/**
+ * pytest ≥ 9's subtests: a unittest test whose `self.subTest` blocks fail is still reported PASSED on
+ * its own line, with a `SUBFAILED(...)` line per failed block; the `subtests` fixture's test fails
+ * itself as well. A failed subtest must fail its test.
+ */
+export const PYTEST_SUBTESTS: Project = {
+  files: {
+    "tests/test_last.py": `import unittest
+
+
+def last(xs):
+    return xs[0]
+
+
+class LastTests(unittest.TestCase):
+    def test_basic(self):
+        for xs, want in [([1], 1), ([1, 2], 2), ([1, 2, 3], 3)]:
+            with self.subTest(xs=xs):
+                self.assertEqual(last(xs), want)
+
+    def test_single(self):
+        with self.subTest(xs=[7]):
+            self.assertEqual(last([7]), 7)
+
+
+def test_fixture(subtests):
+    for i in range(3):
+        with subtests.test(msg="case", i=i):
+            assert i < 2
+
+
+def test_plain():
+    assert last([4]) == 4
+`,
+  },
+  expected: {
+    "tests/test_last.py::LastTests::test_basic": "FAILED",
+    "tests/test_last.py::LastTests::test_single": "PASSED",
+    "tests/test_last.py::test_fixture": "FAILED",
+    "tests/test_last.py::test_plain": "PASSED",
+  },
+  absent: [],
+  ran: true,
+};
+
 /** For node --test, both reporters; `<root>/broken.test.mjs` fails to import. */
 export const NODE_TESTS: Project = {
   files: {
