@@ -10,6 +10,7 @@ export const BENCHMARKS: readonly string[] = [
   "grading",
   "swebench",
   "cua",
+  "cua-folder",
   "builders",
   "experiment",
   "report",

@@ -8,6 +8,7 @@ import { benchBuilders } from "./builders.js";
 import { benchCapture } from "./capture.js";
 import { benchCodeActions } from "./code.js";
 import { benchCuaOverhead, benchPerceptualDelta, cuaCostLines } from "./cua.js";
+import { benchCuaFolder } from "./cua-folder.js";
 import { benchExperiment } from "./experiment.js";
 import { benchFileTools } from "./file.js";
 import { benchGate } from "./gate.js";
@@ -100,6 +101,11 @@ async function main(): Promise<void> {
       ...(await benchGate()),
     );
     extra.push(...cuaCostLines());
+  }
+  if (!only || only === "cua-folder") {
+    const folder = await benchCuaFolder();
+    rows.push(...folder.rows);
+    extra.push(...folder.extra);
   }
   if (!only || only === "bon") rows.push(...(await benchBon()));
   if (!only || only === "agent")

@@ -1,4 +1,8 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { UsageError } from "./args.js";
+import { taskOption } from "./cua-options.js";
 import { runCli } from "./testing.js";
 
 const cli = (argv: string[]) => runCli(argv);
@@ -44,5 +48,37 @@ describe("acilab cua", () => {
     expect(cua.length).toBeGreaterThanOrEqual(8);
     expect(cua).toContain("ticket-injection");
     expect(rows.filter((t) => t.kind !== "cua").every((t) => t.kind === "coding")).toBe(true);
+  });
+
+  it("takes a name that is a folder here as that folder, and keeps a broken file of it as a row", () => {
+    // A folder in the current directory, named without ./ (the way a user types it).
+    const dir = mkdtempSync(join(process.cwd(), "acilab-cua-folder-"));
+    try {
+      mkdirSync(join(dir, "site"));
+      writeFileSync(
+        join(dir, "good.yaml"),
+        "id: good\ninstruction: Press Go.\napp: { static: ./site }\ngrade: { js: window.REWARD }\n",
+      );
+      writeFileSync(
+        join(dir, "bad.yaml"),
+        "id: bad\ninstruction: x\napp: { static: ./nowhere }\ngrade: { js: 1 }\n",
+      );
+      const choice = taskOption(basename(dir));
+      expect(choice.tasks.map((t) => t.id)).toEqual(["good"]);
+      expect(choice.broken.map((p) => p.message)).toEqual([
+        expect.stringMatching(/bad\.yaml:4:14: grade\.js: /),
+      ]);
+      // A built-in id is still the built-in task; an unknown name says it is no file or folder here.
+      expect(taskOption("notify-weekly").tasks.map((t) => t.id)).toEqual(["notify-weekly"]);
+      expect(() => taskOption("no-such-task-or-folder")).toThrow(
+        /unknown computer-use task "no-such-task-or-folder".*there is no file or folder "no-such-task-or-folder" here/,
+      );
+      // A folder where nothing loads, or a broken file named on its own, is a usage error.
+      rmSync(join(dir, "good.yaml"));
+      expect(() => taskOption(basename(dir))).toThrow(UsageError);
+      expect(() => taskOption(join(dir, "bad.yaml"))).toThrow(/bad\.yaml:4:14/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,17 +1,18 @@
 import { join } from "node:path";
-import type { CuaTask, TaskFile } from "../cua/index.js";
-import {
-  allInput,
-  type CuaRunResult,
-  observeFor,
-  type RunSpec,
-  resolveRunSpec,
-  runAnyTask,
-} from "../run/index.js";
+import { type CuaTask, SharedBrowser, type TaskFile, TaskFileError } from "../cua/index.js";
+import { type CuaRunResult, observeFor, type RunSpec, resolveRunSpec, runAnyTask } from "../run/index.js";
 import { UsageError } from "./args.js";
 import { imageSizeCommand } from "./cua-image-size.js";
 import { CUA_HELP, CUA_OPTIONS, CUA_SETTING_NAMES, observeOption, taskOption } from "./cua-options.js";
-import { formatCost, formatTokens, table } from "./format.js";
+import {
+  type CuaRow,
+  FAILED_STOPS,
+  rowOfBrokenFile,
+  rowOfFailure,
+  rowOfResult,
+  summaryTable,
+} from "./cua-summary.js";
+import { formatCost, formatTokens } from "./format.js";
 import { parseOptions } from "./options.js";
 import { settingsFromFlags } from "./run-settings.js";
 
@@ -24,6 +25,8 @@ export interface CuaCommandDeps {
 /** What `acilab cua` was asked to run, checked: every task × spec (one per `--observe` kind), one episode each. */
 export interface CuaRequest {
   tasks: Array<CuaTask | TaskFile>;
+  /** A folder's task files that did not load: a task_error row each, after the others have run. */
+  broken: TaskFileError[];
   specs: RunSpec[];
   /** The output folder: the run's own when there is one run, else <root>/<task>/<observe>/. */
   root: string;
@@ -43,7 +46,7 @@ export async function cuaCommand(argv: string[], out: Out, deps: CuaCommandDeps)
     return values.help ? 0 : 2;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`, "cua");
-  const tasks = taskOption(values.task ?? "");
+  const { tasks, broken } = taskOption(values.task ?? "");
   const settings = settingsFromFlags(
     values,
     CUA_SETTING_NAMES.filter((n) => n !== "observe"),
@@ -57,6 +60,7 @@ export async function cuaCommand(argv: string[], out: Out, deps: CuaCommandDeps)
   );
   const request: CuaRequest = {
     tasks,
+    broken,
     specs,
     root:
       values.out ??
@@ -76,16 +80,23 @@ function folderName(task: string): string {
   );
 }
 
-/** Runs every task × observation in turn, printing each result, then the table; 130 when interrupted. */
+/**
+ * Runs every task × observation in turn, printing each result, then the table. One browser is kept
+ * for the whole run, each episode in a fresh context of it (src/cua/env/browser-host.ts). A task that
+ * cannot start is its row (task_error, env_error) and the run goes on; the exit code is 1 when any
+ * row is one, 130 when interrupted, else 0 whatever the resolve rate.
+ */
 export async function runCuaRequest(
   request: CuaRequest,
   out: Out,
   interruptSignal: CuaCommandDeps["interruptSignal"],
 ): Promise<number> {
   const { tasks, specs, root } = request;
-  const single = tasks.length === 1 && specs.length === 1;
+  const single = tasks.length === 1 && specs.length === 1 && request.broken.length === 0;
   const interrupt = interruptSignal();
+  const browsers = new SharedBrowser();
   const results: CuaRunResult[] = [];
+  const rows: CuaRow[] = [];
   try {
     for (const task of tasks) {
       for (const spec of specs) {
@@ -96,18 +107,47 @@ export async function runCuaRequest(
           continue;
         }
         const dir = single ? root : join(root, task.id, observe);
-        const result = await runAnyTask(spec, task, { out: dir, signal: interrupt.signal });
-        results.push(result);
-        if (!request.json) out(describe(result, dir));
+        try {
+          const result = await runAnyTask(spec, task, { out: dir, signal: interrupt.signal, browsers });
+          results.push(result);
+          rows.push(rowOfResult(result));
+          if (!request.json) out(describe(result, dir));
+        } catch (err) {
+          // What stops a task before its episode (a task file with no script to play): its row.
+          const stop = err instanceof TaskFileError ? "task_error" : "env_error";
+          const detail = err instanceof Error ? err.message : String(err);
+          rows.push(rowOfFailure(task.id, observe, stop, detail));
+          if (!request.json) out(`NOT RUN ${task.id} · ${observe}: ${stop}: ${detail}`);
+        }
       }
     }
   } finally {
     interrupt.dispose();
+    await browsers.close();
   }
-  if (request.json) out(JSON.stringify(single ? results[0] : results, null, 2));
-  else if (!single) out(`\n${summaryTable(results)}\n\nwritten to ${root}/<task>/<observe>/`);
+  rows.push(...request.broken.map(rowOfBrokenFile));
+  if (request.json) out(JSON.stringify(single && results[0] ? results[0] : jsonRows(results, rows), null, 2));
+  else if (!single) out(`\n${summaryTable(rows)}\n\nwritten to ${root}/<task>/<observe>/`);
   if (results.some((r) => r.stop_reason === "aborted")) return 130;
-  return 0;
+  return rows.some((r) => FAILED_STOPS.has(r.stop)) ? 1 : 0;
+}
+
+/** --json with several runs: every result.json, and a short record for each task that never ran. */
+function jsonRows(results: CuaRunResult[], rows: CuaRow[]): unknown[] {
+  const ran = new Set(results.map((r) => `${r.task}\u0000${r.observe}`));
+  return [
+    ...results,
+    ...rows
+      .filter((r) => !ran.has(`${r.task}\u0000${r.observe}`))
+      .map((r) => ({
+        task: r.task,
+        kind: "cua",
+        observe: r.observe,
+        resolved: false,
+        stop_reason: r.stop,
+        detail: r.detail,
+      })),
+  ];
 }
 
 function describe(r: CuaRunResult, dir: string): string {
@@ -125,23 +165,4 @@ function describe(r: CuaRunResult, dir: string): string {
   if (r.sandbox_warning) lines.push(`  warning: ${r.sandbox_warning}`);
   lines.push(`  written to ${dir}/ (trajectory.jsonl, frames/, result.json, contact-sheet.png)`);
   return lines.join("\n");
-}
-
-function summaryTable(results: CuaRunResult[]): string {
-  const resolved = results.filter((r) => r.resolved).length;
-  return [
-    table([
-      ["task", "observe", "resolved", "stop", "steps", "tokens in", "blocked"],
-      ...results.map((r) => [
-        r.task,
-        r.observe,
-        r.resolved ? "yes" : "NO",
-        r.stop_reason,
-        String(r.steps),
-        allInput(r.usage).toLocaleString("en-US"),
-        String(r.blocked.length),
-      ]),
-    ]),
-    `\n${resolved}/${results.length} resolved`,
-  ].join("\n");
 }

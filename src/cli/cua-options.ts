@@ -1,11 +1,13 @@
 /** The options and help of `acilab cua`, and how each option's value is checked. */
+import { existsSync, statSync } from "node:fs";
 import {
   type CuaTask,
   getCuaTask,
   listCuaTasks,
-  loadTaskFiles,
+  loadTaskFolder,
   looksLikeTaskPath,
   type TaskFile,
+  type TaskFileError,
 } from "../cua/index.js";
 import { DEFAULT_CUA_LIMITS } from "../loop/index.js";
 import { RUN_SETTINGS, type RunSettings } from "../run/index.js";
@@ -58,17 +60,51 @@ credentials, an egress allowlist (the app only), and a confirmation gate that re
 clicks (nobody is there to approve them). "acilab cua image-size --help": the image a model sees for
 a screen. See docs/computer-use.md.`;
 
-/** Built-in ids, `all`, and task files or folders of them (anything that looks like a path). */
-export function taskOption(value: string): Array<CuaTask | TaskFile> {
-  if (value === "all") return listCuaTasks();
-  try {
-    return value
-      .split(",")
-      .map((v) => v.trim())
-      .flatMap((v): Array<CuaTask | TaskFile> => (looksLikeTaskPath(v) ? loadTaskFiles(v) : [getCuaTask(v)]));
-  } catch (err) {
-    throw new UsageError((err as Error).message, "cua");
+/** What `--task` names: the tasks to run, and a folder's task files that did not load (one row each). */
+export interface TaskChoice {
+  tasks: Array<CuaTask | TaskFile>;
+  broken: TaskFileError[];
+}
+
+/**
+ * Built-in ids, `all`, and task files or folders of them: anything that looks like a path, or a name
+ * that is no built-in id but a file or folder here. A folder's files that do not load are `broken`
+ * (the run goes on without them); a file named on its own that does not load, or a path with nothing
+ * to run, is a usage error.
+ */
+export function taskOption(value: string): TaskChoice {
+  if (value === "all") return { tasks: listCuaTasks(), broken: [] };
+  const choice: TaskChoice = { tasks: [], broken: [] };
+  for (const v of value.split(",").map((s) => s.trim())) {
+    // A built-in id wins over a folder of the same name here; ./NAME names the folder.
+    if (looksLikeTaskPath(v) || (!isBuiltin(v) && existsSync(v))) addPath(choice, v);
+    else choice.tasks.push(builtin(v));
   }
+  return choice;
+}
+
+function isBuiltin(id: string): boolean {
+  return listCuaTasks().some((t) => t.id === id);
+}
+
+function builtin(id: string): CuaTask {
+  try {
+    return getCuaTask(id);
+  } catch (err) {
+    throw new UsageError(
+      `${(err as Error).message}; a task file or a folder of them is named by its path (there is no file or folder "${id}" here)`,
+      "cua",
+    );
+  }
+}
+
+function addPath(choice: TaskChoice, path: string): void {
+  const { tasks, problems } = loadTaskFolder(path);
+  const folder = existsSync(path) && statSync(path).isDirectory();
+  if (problems.length > 0 && (!folder || tasks.length === 0))
+    throw new UsageError(problems.map((p) => p.message).join("\n"), "cua");
+  choice.tasks.push(...tasks);
+  choice.broken.push(...problems);
 }
 
 /**

@@ -24,6 +24,7 @@ import { SUITE_OPTIONS } from "./suite-command.js";
 import {
   TASKS_EXPORT_OPTIONS,
   TASKS_LIST_OPTIONS,
+  TASKS_MINIWOB_OPTIONS,
   TASKS_MIRROR_OPTIONS,
   TASKS_SYNTH_OPTIONS,
   TASKS_VALIDATE_OPTIONS,
@@ -41,6 +42,7 @@ const COMMANDS: readonly (readonly string[])[] = [
   ["tasks", "validate"],
   ["tasks", "mirror"],
   ["tasks", "synth"],
+  ["tasks", "miniwob"],
   ["agent"],
   ["agent", "trust"],
   ["cua"],
@@ -71,6 +73,7 @@ const TABLES = [
   TASKS_VALIDATE_OPTIONS,
   TASKS_MIRROR_OPTIONS,
   TASKS_SYNTH_OPTIONS,
+  TASKS_MINIWOB_OPTIONS,
   CUA_OPTIONS,
   IMAGE_SIZE_OPTIONS,
   EXPERIMENT_INIT_OPTIONS,

@@ -51,6 +51,7 @@ export async function tasksCommand(argv: string[], out: Out): Promise<number> {
   const sub = argv[0];
   if (sub === "export") return exportCommand(argv.slice(1), out);
   if (sub === "validate") return validateCommand(argv.slice(1), out);
+  if (sub === "miniwob") return (await import("./tasks-miniwob.js")).tasksMiniwobCommand(argv.slice(1), out);
   // Bare "tasks" shares list's parser, so `tasks --json list` still lists; errors name what was typed.
   const { values, positionals } = parseOptions(
     sub === "list" ? "tasks list" : "tasks",

@@ -15,6 +15,7 @@ Usage: acilab tasks list [--json] [--toolsets] [--cua-dir DIR]
        acilab tasks export [--suite builtin] --out FILE
        acilab tasks validate [FILE.jsonl | TASK…] [--runs N] [--sandbox BACKEND]
        acilab tasks mirror|synth --repo PATH [--out FILE] …
+       acilab tasks miniwob DIR [--out DIR] [--seed S]
 
   list       ${LIST_WHAT}
   export     write the built-in suite as SWE-bench instances (JSONL), repositories as git bundles
@@ -22,6 +23,7 @@ Usage: acilab tasks list [--json] [--toolsets] [--cua-dir DIR]
              published SWE-bench rows, whether each can run here)
   mirror     build instances from a repository's fix commits
   synth      build instances from mutants of a repository's functions
+  miniwob    write computer-use task files for a MiniWoB++ checkout, one per page
 
 Run "acilab tasks <subcommand> --help" for its options.`;
 
@@ -252,3 +254,37 @@ removed \`from None\`, wrong defaults) and keeps the mutants that make tests fai
 keeps the same ones. "acilab tasks mirror --help" builds instances from fix commits instead.
 
 ${BUILD_NOTE}`;
+
+export const TASKS_MINIWOB_OPTIONS = {
+  out: {
+    type: "string",
+    value: "DIR",
+    help: "the folder the task files go to (one <page>.yaml per page; files of the same name are replaced)",
+    default: "miniwob-tasks",
+  },
+  seed: {
+    type: "string",
+    value: "S",
+    help: "Math.seedrandom's seed, written into every file: the same seed draws the same problem on each page",
+    default: "acilab",
+  },
+} as const;
+
+export const TASKS_MINIWOB_HELP = `acilab tasks miniwob — task files for a MiniWoB++ checkout, one per page
+
+Usage: acilab tasks miniwob DIR [--out DIR] [--seed S]
+
+  DIR   a checkout of https://github.com/Farama-Foundation/miniwob-plusplus (its root, or miniwob/html)
+
+Options:
+${optionLines(TASKS_MINIWOB_OPTIONS)}
+
+Each file serves the checkout's miniwob/html folder on 127.0.0.1 and does what MiniWoB's Python
+environment does at reset (the seed, the "train" data mode, the episode started without its START
+cover); the instruction is the page's utterance and the grade its raw reward (1 right, -1 wrong), the
+episode ending when the page says it is done. The files have no reference script: run them with a
+model, or with --policy scripted:<steps.json>:
+
+  acilab cua --task ./miniwob-tasks --observe a11y --policy anthropic:claude-sonnet-4-5
+
+See docs/computer-use.md (A benchmark's pages, unchanged: MiniWoB++).`;

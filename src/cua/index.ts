@@ -26,6 +26,8 @@ export {
   turnsUntilWindow,
 } from "./cost.js";
 export {
+  type BrowserSource,
+  type BrowserStartup,
   browserBoxChecks,
   CHROMIUM_PATH,
   createEnvironment,
@@ -36,7 +38,9 @@ export {
   type PageGuardOptions,
   parseRequestRule,
   parseRequestRules,
+  RENDERER_HEAP_MB,
   refuseRequests,
+  SharedBrowser,
 } from "./env/index.js";
 export {
   type CuaOutcome,
@@ -72,6 +76,7 @@ export {
   CUA_SYSTEM_PROMPT,
   type CuaEpisode,
   DEFAULT_SETTLE_MS,
+  notStarted,
   runCuaEpisode,
 } from "./loop.js";
 export { formatElements, screenText, wrapScreenText } from "./observation.js";
@@ -103,7 +108,7 @@ export {
   ScriptedCuaPolicy,
   type ScriptedCuaStep,
 } from "./scripted.js";
-export type { CuaStage, OpenStage } from "./stage.js";
+export { type CuaStage, type OpenStage, startFailure } from "./stage.js";
 export {
   actionHash,
   greyThumbnail,
@@ -117,7 +122,9 @@ export {
   THUMBNAIL_SIDE,
 } from "./stall.js";
 export {
+  DEFAULT_MINIWOB_SEED,
   describeTaskFile,
+  findMiniwobCheckout,
   isTaskFile,
   loadTaskFile,
   loadTaskFiles,
@@ -133,6 +140,7 @@ export {
   type TaskFileGrade,
   taskFileScripted,
   taskFileStage,
+  writeMiniwobTasks,
 } from "./taskfile/index.js";
 export {
   type AppState,

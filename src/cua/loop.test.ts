@@ -180,7 +180,7 @@ describe("runCuaEpisode", () => {
     expect(turns[1]?.cua).toMatchObject({ delta: 0, stalls: 0 });
   });
 
-  it("halts on the same action asked for again and again (a carousel keeps the pixels moving)", async () => {
+  it("halts on the same press asked for again and again while it changes nothing", async () => {
     const tab: ScriptedCuaStep = { key: "Tab" };
     const { outcome, turns } = await run([OPEN, tab, tab, tab, { done: "x" }], {
       repeat: { warnAt: 2, haltAt: 3 },
@@ -188,6 +188,18 @@ describe("runCuaEpisode", () => {
     expect(outcome.stopReason).toBe("repeated");
     expect(outcome.detail).toMatch(/key Tab asked for 3 times in a row/);
     expect(turns[2]?.cua.warnings.join()).toMatch(/same action 2 times/);
+  });
+
+  it("does not halt six presses of a date picker's Prev that each show another month", async () => {
+    const env = new MonthPicker({ width: 800, height: 450 });
+    const prev: ScriptedCuaStep = { click: { role: "button", name: "Prev" } };
+    const { outcome, turns } = await run([prev, prev, prev, prev, prev, prev, { done: "January" }], {
+      env,
+      observe: "a11y",
+    });
+    expect({ stop: outcome.stopReason, month: env.month }).toEqual({ stop: "submitted", month: 1 });
+    expect(turns.map((t) => t.cua.repeats)).toEqual([1, 1, 1, 1, 1, 1, 0]);
+    expect(turns.flatMap((t) => t.cua.warnings)).toEqual([]);
   });
 
   it("answers an out-of-image click, a click_element it does not offer and a bad wait with errors, and acts on none", async () => {
@@ -331,3 +343,40 @@ describe("runCuaEpisode", () => {
     expect(policy.requests[2]?.messages[0]?.content).toMatch(/screenshot from an earlier step omitted/);
   });
 });
+
+/**
+ * A date picker's month paging: "Prev" shows the month before, which only the element list sees
+ * (this app's pixels stay the same), as a picker whose heading is text would.
+ */
+class MonthPicker extends MemorySettingsApp {
+  month = 7;
+  private readonly prev = { x: 20, y: 300, width: 80, height: 30 };
+
+  override elements() {
+    const own = super.elements();
+    return [
+      ...own,
+      { index: own.length + 1, role: "button", name: "Prev", box: this.prev },
+      {
+        index: own.length + 2,
+        role: "textbox",
+        name: "Month",
+        box: { x: 120, y: 300, width: 120, height: 30 },
+        states: [`value="2025-${this.month}"`],
+      },
+    ];
+  }
+
+  override async act(action: Parameters<MemorySettingsApp["act"]>[0]) {
+    const p = this.prev;
+    if (
+      action.kind === "click" &&
+      action.x >= p.x &&
+      action.x < p.x + p.width &&
+      action.y >= p.y &&
+      action.y < p.y + p.height
+    )
+      this.month -= 1;
+    return super.act(action);
+  }
+}

@@ -7,7 +7,8 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Ledger } from "../ledger/index.js";
-import { DEFAULT_CUA_LIMITS, runAgent, runEndRecord } from "../loop/index.js";
+import { DEFAULT_CUA_LIMITS, runAgent, runEndRecord, type StopReason } from "../loop/index.js";
+import { ZERO_USAGE } from "../messages/index.js";
 import { ToolRegistry } from "../tools/index.js";
 import type { TrajectorySink } from "../trajectory/index.js";
 import { describeHeld, refuseRequests } from "./env/index.js";
@@ -17,7 +18,7 @@ import { parseScreenshotHistory } from "./history.js";
 import { ScreenObserver } from "./observer.js";
 import { DECODE_ONCE_CODEC, Perceiver } from "./perceive.js";
 import { cuaRunStart } from "./records.js";
-import { imageTokens, modelImageSize, TIERS, type VisionTier } from "./scaling.js";
+import { imageTokens, modelImageSize, TIERS, type TierName, type VisionTier } from "./scaling.js";
 import { type CuaToolContext, cuaTools } from "./tools.js";
 import type { Size } from "./types.js";
 
@@ -134,6 +135,33 @@ export async function runCuaEpisode(ep: CuaEpisode): Promise<CuaOutcome> {
   };
   trajectory.write(runEndRecord(episode));
   return episode;
+}
+
+/**
+ * The outcome of an episode that never reached its first step: the task could not be opened (its
+ * file's setup or instruction failed in the page, its app never answered), the page misbehaved while
+ * loading, or the browser did not start. No model was asked anything; `stop` says why.
+ */
+export function notStarted(
+  stop: { reason: StopReason; detail: string },
+  screen: Size,
+  tier: TierName | VisionTier = "standard",
+  wallMs = 0,
+): CuaOutcome {
+  return {
+    stopReason: stop.reason,
+    detail: stop.detail,
+    steps: 0,
+    wallMs,
+    usage: { ...ZERO_USAGE },
+    costUsd: 0,
+    cacheBusts: 0,
+    overheadMs: [],
+    screen,
+    model: modelImageSize(screen, typeof tier === "object" ? tier : TIERS[tier]),
+    frames: [],
+    blocked: [],
+  };
 }
 
 /** The page's state-changing requests this episode that were refused, as the run lists them. */

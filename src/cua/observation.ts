@@ -3,7 +3,7 @@
  * a11y / som / dom observations) the screen's text. Screen text is written by whoever wrote the page,
  * so it travels inside a marked block the system prompt tells the model to treat as data.
  */
-import { elementLine } from "./env/serialize.js";
+import { clickPoint, elementLine } from "./env/serialize.js";
 import { toModel } from "./scaling.js";
 import type { Capture, ObserveKind, Size, UiElement } from "./types.js";
 
@@ -25,9 +25,10 @@ export function wrapScreenText(text: string): string {
 }
 
 /**
- * Numbered elements as `[k] role "name" (states) at (x, y)`, the centre in the MODEL image's pixels, in
- * order, within `budget` characters; `[+m more]` when cut. Returns how many were listed, because only
- * those may be named by click_element.
+ * Numbered elements as `[k] role "name" (states) at (x, y)`, where a click reaches each (its centre,
+ * or the point its hit test gave) in the MODEL image's pixels, in order, within `budget` characters;
+ * `[+m more]` when cut. One marked `offscreen` has no point: click_element scrolls it into view.
+ * Returns how many were listed, because only those may be named by click_element.
  */
 export function formatElements(
   elements: readonly UiElement[],
@@ -38,8 +39,9 @@ export function formatElements(
   const lines: string[] = [];
   let used = 0;
   for (const el of elements) {
-    const c = toModel(el.box.x + el.box.width / 2, el.box.y + el.box.height / 2, model, screen);
-    const line = `${elementLine(el.index, el)} at (${c.x}, ${c.y})`;
+    const p = clickPoint(el);
+    const c = p && toModel(p.x, p.y, model, screen);
+    const line = c ? `${elementLine(el.index, el)} at (${c.x}, ${c.y})` : elementLine(el.index, el);
     const next = lines.length === 0 ? line.length : used + 1 + line.length;
     if (next > budget) break;
     lines.push(line);

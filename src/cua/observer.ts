@@ -96,7 +96,7 @@ export class ScreenObserver implements RunObserver {
       perceptualDelta(previous.thumb, frame.thumb),
       stateChanged(previous, frame),
     );
-    const repeat = asked ? this.repeat.observe(asked) : undefined;
+    const repeat = asked ? this.repeat.observe(asked, stall.changed) : undefined;
     const warnings = [stall.warning, repeat?.warning, refusalNotice(refused)].filter(
       (w): w is string => w !== undefined,
     );

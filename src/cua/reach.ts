@@ -6,6 +6,7 @@
  */
 import type { ScreenPoint, ToolTarget } from "../tools/index.js";
 import { type KeyEffect, type Reach, reachOfKeys } from "./activation.js";
+import { inSight } from "./env/serialize.js";
 import { targetAt } from "./gate.js";
 import type { CuaToolContext } from "./tools.js";
 import { type LiveControl, NoAccessibilityTreeError, type Probe, type ProbeQuery } from "./types.js";
@@ -21,7 +22,8 @@ export async function pressTarget(
   const targets: ToolTarget[] = [];
   // Without a live reading, a frame whose elements failed to capture cannot be judged at all.
   if (!live && ctx.frame.unchecked) return { kind: "unreadable", reason: ctx.frame.unchecked, point };
-  const seen = targetAt(point, ctx.frame.elements);
+  // Out of sight, an element is under no point, whatever its box says (a row scrolled out of its panel).
+  const seen = targetAt(point, ctx.frame.elements.filter(inSight));
   if (seen) {
     targets.push({
       kind: "element",

@@ -9,6 +9,7 @@
  */
 import { estimateTokens, type Message, type ToolCall, type Usage } from "../messages/index.js";
 import { PolicyError, type PolicyReply, type PolicyRequest } from "../policies/index.js";
+import { clickPoint, inSight } from "./env/serialize.js";
 import type { FrameAwarePolicy, PolicyFrame } from "./episode.js";
 import { imageTokens, toModel } from "./scaling.js";
 import type { MouseButton, UiElement } from "./types.js";
@@ -155,7 +156,11 @@ export class ScriptedCuaPolicy implements FrameAwarePolicy {
     if (!("role" in where)) return where;
     const frame = this.current();
     const el = this.find(where);
-    return toModel(el.box.x + el.box.width / 2, el.box.y + el.box.height / 2, frame.model, frame.screen);
+    const p = clickPoint(el);
+    // Clicking where an out-of-sight element's box would be lands on whatever is shown there.
+    if (!p)
+      throw new TargetMissing(`${el.role} "${el.name}" is out of sight (offscreen): scroll to it first`);
+    return toModel(p.x, p.y, frame.model, frame.screen);
   }
 
   private numbered(where: Where): number | undefined {
@@ -166,7 +171,8 @@ export class ScriptedCuaPolicy implements FrameAwarePolicy {
 
   private find(target: CuaTarget): UiElement {
     const { elements } = this.current();
-    const found = elements.find((el) => el.role === target.role && nameMatches(el.name, target.name));
+    const match = (el: UiElement) => el.role === target.role && nameMatches(el.name, target.name);
+    const found = elements.find((el) => match(el) && inSight(el)) ?? elements.find(match);
     if (found) return found;
     const seen = elements
       .slice(0, 15)

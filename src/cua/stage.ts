@@ -4,9 +4,11 @@
  * (./taskfile/stage.ts). The run (src/run/cua.ts) owns the browser; a stage owns the app, the
  * instruction and the grade.
  */
+import { ObserverStop, type StopReason } from "../loop/index.js";
 import type { InspectableEnvironment } from "./env/index.js";
 import type { CuaTaskSpec } from "./episode.js";
 import type { StopCheck } from "./observer.js";
+import { TaskFileError } from "./taskfile/schema.js";
 import type { Grade } from "./tasks/types.js";
 import type { ObserveKind } from "./types.js";
 
@@ -31,4 +33,16 @@ export interface CuaStage {
   readonly id: string;
   readonly observe: readonly ObserveKind[];
   open(env: InspectableEnvironment): Promise<OpenStage>;
+}
+
+/**
+ * Why an episode could not be opened, as its stop reason: the page misbehaved while loading (its own
+ * reason), the task is broken — its file's setup or instruction failed in the page, its app never
+ * answered (`task_error`, the file and the fix named) — or the environment failed (`env_error`).
+ */
+export function startFailure(err: unknown): { reason: StopReason; detail: string } {
+  if (err instanceof ObserverStop) return { reason: err.reason, detail: err.detail };
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof TaskFileError) return { reason: "task_error", detail: message };
+  return { reason: "env_error", detail: `the episode could not start: ${message}` };
 }

@@ -128,6 +128,18 @@ describe("RepeatDetector", () => {
     expect(r.observe({ kind: "key", keys: "Tab" })).toEqual({ count: 1, halt: false });
   });
 
+  it("counts only presses that changed nothing since the last one", () => {
+    const r = new RepeatDetector(3, 5);
+    const prev = { kind: "click_element", index: 3 };
+    // Each press shows another month: progress, however often it is asked for.
+    const paging = [1, 2, 3, 4, 5, 6].map(() => r.observe(prev, true));
+    expect(paging.map((v) => v.count)).toEqual([1, 1, 1, 1, 1, 1]);
+    // Then the same press stops changing anything (the first month there is): now it counts.
+    const stuck = [1, 2, 3, 4].map(() => r.observe(prev, false));
+    expect(stuck.map((v) => v.count)).toEqual([2, 3, 4, 5]);
+    expect(stuck.at(-1)?.halt).toBe(true);
+  });
+
   it("refuses settings that could never warn", () => {
     expect(() => new RepeatDetector(1, 1)).toThrow(/2 ≤ warnAt ≤ haltAt/);
     expect(actionHash({ a: 1, b: [2] })).toBe(actionHash({ b: [2], a: 1 }));

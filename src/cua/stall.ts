@@ -83,7 +83,7 @@ export interface RepeatVerdict {
   halt: boolean;
 }
 
-/** Same action in a row before a warning; a carousel defeats the pixel detector, this still sees it. */
+/** Same action in a row, each changing nothing, before a warning. */
 export const REPEAT_WARN_AT = 3;
 /** Same action in a row that ends the run with `repeated`. */
 export const REPEAT_HALT_AT = 5;
@@ -106,7 +106,14 @@ export function actionHash(action: unknown): string {
     .slice(0, 16);
 }
 
-/** Counts the same action hash in a row; warns once at `warnAt`, halts at `haltAt`. */
+/**
+ * Counts the same action asked for in a row while it changes nothing; warns once at `warnAt`, halts
+ * at `haltAt`. A press that changed the screen or the element list is progress however often it is
+ * asked for: six presses of a date picker's "Prev", each showing another month, are how a person
+ * gets to the month they want (an earlier rule that counted any identical action ended that correct
+ * run at the fifth). What changes the screen every time without getting anywhere (a carousel the
+ * model keeps advancing) is left to the step limit.
+ */
 export class RepeatDetector {
   private last: string | undefined;
   private count = 0;
@@ -120,9 +127,10 @@ export class RepeatDetector {
     }
   }
 
-  observe(action: unknown): RepeatVerdict {
+  /** `changed`: the action's frame differs from the one before it (StallDetector's verdict). */
+  observe(action: unknown, changed = false): RepeatVerdict {
     const hash = actionHash(action);
-    this.count = hash === this.last ? this.count + 1 : 1;
+    this.count = hash === this.last && !changed ? this.count + 1 : 1;
     this.last = hash;
     const verdict: RepeatVerdict = { count: this.count, halt: this.count >= this.haltAt };
     if (this.count === this.warnAt) {

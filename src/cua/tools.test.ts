@@ -226,6 +226,48 @@ describe("the computer-use tools in the registry", () => {
     expect([...stale.acts, ...list.acts, ...none.acts]).toEqual([]);
   });
 
+  it("scrolls an element listed offscreen into view and clicks it there, or refuses saying why", async () => {
+    const hidden = { ...button(1, "Order 17", 0, 900), states: ["offscreen"], ref: 17 };
+    const shown = { ...button(1, "Order 17", 0, 300), ref: 17 };
+    const withReveal = (after: UiElement) => {
+      const c = context({ elements: [hidden] });
+      const revealed: UiElement[] = [];
+      let snapshots = 0;
+      Object.assign(c.ctx.env, {
+        reveal: async (e: UiElement) => {
+          revealed.push(e);
+        },
+      });
+      c.ctx.snapshot = async () => ({
+        png: Buffer.alloc(0),
+        size: SCREEN,
+        captureMs: 0,
+        elements: snapshots++ === 0 ? [hidden] : [after],
+      });
+      return { ...c, revealed };
+    };
+    // Scrolled into view: clicked at its new place.
+    const scrolls = withReveal(shown);
+    expect(await registry.call(call("click_element", { index: 1 }), scrolls.ctx)).toEqual({
+      output: "ok: click_element [1]",
+    });
+    expect(scrolls.revealed.map((e) => e.ref)).toEqual([17]);
+    expect(scrolls.acts).toEqual([{ kind: "click", x: 50, y: 320 }]);
+    // Something keeps it hidden: nothing is pressed.
+    const stuck = withReveal(hidden);
+    expect(await registry.call(call("click_element", { index: 1 }), stuck.ctx)).toMatchObject({
+      error: "not_found",
+      output: expect.stringMatching(/still out of sight after scrolling it into view .* Nothing was clicked/),
+    });
+    // An environment that cannot scroll: the model is told to scroll itself.
+    const cannot = context({ elements: [hidden] });
+    expect(await registry.call(call("click_element", { index: 1 }), cannot.ctx)).toMatchObject({
+      error: "not_found",
+      output: expect.stringMatching(/out of sight and this environment cannot scroll it into view/),
+    });
+    expect([...stuck.acts, ...cannot.acts]).toEqual([]);
+  });
+
   it("returns done as a submission with its summary, and a screenshot as a plain observation", async () => {
     const { ctx, acts } = context();
     expect(await registry.call(call("done", { summary: "finished" }), ctx)).toEqual({

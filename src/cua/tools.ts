@@ -16,6 +16,7 @@ import {
 } from "../tools/index.js";
 import { CUA_ACTIONS, type CuaToolName, describeAction, toAction } from "./actions.js";
 import { keyEffect, typedEffect } from "./activation.js";
+import { clickPoint, inSight } from "./env/serialize.js";
 import { combine, focusTarget, pressTarget } from "./reach.js";
 import { checkModelPoint, toScreen } from "./scaling.js";
 import type { Capture, CuaAction, Environment, ScreenAction, Size, UiElement } from "./types.js";
@@ -173,16 +174,39 @@ async function clickElement(input: Input<"click_element">, ctx: CuaToolContext):
   }
   const seen = elements.find((e) => e.index === index);
   if (!seen) return refuse("not_found", `there is no element [${index}] in the last observation.`);
-  const fresh = (await onEnvironment(ctx, () => ctx.snapshot())).elements ?? [];
+  let fresh = (await onEnvironment(ctx, () => ctx.snapshot())).elements ?? [];
   const same = (e: UiElement) => e.role === seen.role && e.name === seen.name;
-  const atIndex = fresh.find((e) => e.index === index);
-  const moved = fresh.filter(same);
-  const element = atIndex && same(atIndex) ? atIndex : moved.length === 1 ? moved[0] : undefined;
+  const find = (list: readonly UiElement[]) => {
+    const atIndex = list.find((e) => e.index === index);
+    const moved = list.filter(same);
+    const byRef = moved.filter((e) => e.ref !== undefined && e.ref === seen.ref);
+    return atIndex && same(atIndex) ? atIndex : moved.length === 1 ? moved[0] : byRef[0];
+  };
+  let element = find(fresh);
   if (!element) {
     return refuse(
       "not_found",
       `element [${index}] (${seen.role} "${seen.name}") is no longer where it was: the page changed since the screenshot. Look at the new observation and choose again.`,
     );
+  }
+  if (!inSight(element)) {
+    // Out of sight (scrolled out of its panel, or below the fold): scroll it into view, look again.
+    const hidden = element;
+    const reveal = ctx.env.reveal?.bind(ctx.env);
+    if (!reveal)
+      return refuse(
+        "not_found",
+        `element [${index}] (${seen.role} "${seen.name}") is out of sight and this environment cannot scroll it into view: scroll to it, then choose again. Nothing was clicked.`,
+      );
+    await onEnvironment(ctx, () => reveal(hidden));
+    fresh = (await onEnvironment(ctx, () => ctx.snapshot())).elements ?? [];
+    const shown = fresh.filter(same).find((e) => e.ref === hidden.ref) ?? find(fresh);
+    if (!shown || !inSight(shown))
+      return refuse(
+        "not_found",
+        `element [${index}] (${seen.role} "${seen.name}") is still out of sight after scrolling it into view (something keeps it hidden): scroll yourself, then choose again from the new observation. Nothing was clicked.`,
+      );
+    element = shown;
   }
   const point = centre(element);
   // Judged on the fresh snapshot's boxes (what was just re-checked) and the live page at the point.
@@ -209,8 +233,10 @@ function refuse(kind: ToolErrorKind, message: string): Resolved {
   return { ok: false, result: failure(kind, message) };
 }
 
+/** Where a click reaches it (its hit point, else its centre), in whole screen pixels. */
 function centre(el: UiElement): ScreenPoint {
-  return { x: Math.round(el.box.x + el.box.width / 2), y: Math.round(el.box.y + el.box.height / 2) };
+  const p = clickPoint(el) ?? { x: el.box.x + el.box.width / 2, y: el.box.y + el.box.height / 2 };
+  return { x: Math.round(p.x), y: Math.round(p.y) };
 }
 
 /** Runs an environment call, remembering its failure: the environment failing ends the run, not the turn. */

@@ -41,10 +41,20 @@ export interface UiElement {
   index: number;
   role: string;
   name: string;
-  /** Box on the screen, in screen pixels. */
+  /** Box on the screen, in screen pixels (the whole element's, for one listed `offscreen`). */
   box: { x: number; y: number; width: number; height: number };
-  /** Extra state worth saying: disabled, checked, expanded, value. */
+  /**
+   * Extra state worth saying: disabled, checked, expanded, value; `offscreen` when nothing of it is
+   * on screen (scrolled out of its container, or out of the viewport): it has no click point then.
+   */
   states?: string[];
+  /**
+   * Where a click reaches it, when that is not its box's centre (an icon whose centre is covered by
+   * its neighbour): the point nearest the centre where the page's hit test finds the element.
+   */
+  point?: { x: number; y: number };
+  /** The environment's handle on the element (Chromium's backend node id), to scroll it into view. */
+  ref?: number;
 }
 
 /** What can be observed; a task says which kinds apply to it. */
@@ -79,6 +89,11 @@ export interface Environment {
    * its page, and the gate falls back to a fresh capture's accessibility tree.
    */
   probe?(query: ProbeQuery): Promise<Probe>;
+  /**
+   * Scroll an element listed `offscreen` into view (its containers and the page), so a fresh capture
+   * gives it a click point. Absent: the environment cannot, and click_element refuses such elements.
+   */
+  reveal?(element: UiElement): Promise<void>;
   /**
    * The consequence gate: who is asked about a state-changing request no `allowRequests` rule covers
    * (a person in interactive use; the default refuses). Absent: the environment cannot hold requests.

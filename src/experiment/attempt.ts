@@ -157,6 +157,7 @@ function failureClass(result: RunResult): string | null {
       return "stalled";
     case "policy_error":
     case "env_error":
+    case "task_error":
     case "page_misbehaved":
       return "infrastructure";
     case "aborted":

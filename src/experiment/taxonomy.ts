@@ -55,6 +55,7 @@ const TEST_RUNNER =
 const BY_STOP: Record<string, FailureClass> = {
   policy_error: "infrastructure",
   env_error: "infrastructure",
+  task_error: "infrastructure",
   page_misbehaved: "infrastructure",
   aborted: "infrastructure",
   time_limit: "timeout",

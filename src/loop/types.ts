@@ -16,6 +16,7 @@ export type StopReason =
   | "repeated" // computer use: the same action too many times in a row
   | "policy_error" // the model provider failed after retries, or a script ran out
   | "env_error" // computer use: the environment itself failed (browser crashed, X server gone)
+  | "task_error" // computer use: the task itself is broken (its file, its app, its setup or instruction in the page)
   | "page_misbehaved" // computer use: the page did what no app should (dialog loop, popup flood, endless load, renderer crash)
   | "aborted"; // the user interrupted the run
 
@@ -29,6 +30,7 @@ export const STOP_REASONS: readonly StopReason[] = [
   "repeated",
   "policy_error",
   "env_error",
+  "task_error",
   "page_misbehaved",
   "aborted",
 ];

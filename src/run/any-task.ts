@@ -2,7 +2,7 @@
  * `runAnyTask(spec, task)`: a RunSpec and a task of any kind → the kind that runs it, through the
  * one composition root. The CLI, experiments, `suite` and workers all start runs here.
  */
-import type { CuaTask, TaskFile } from "../cua/index.js";
+import type { BrowserSource, CuaTask, TaskFile } from "../cua/index.js";
 import type { Task, ToolsTask } from "../tasks/index.js";
 import { type CodingRunResult, codingRun } from "./coding.js";
 import { type CuaRunResult, cuaRun } from "./cua.js";
@@ -15,11 +15,19 @@ export type AnyRunTask = Task | ToolsTask | CuaTask | TaskFile;
 
 export type AnyRunResult = CodingRunResult | ToolsRunResult | CuaRunResult;
 
-export type RunTaskOptions = Omit<KindRunOptions, "actor">;
+export type RunTaskOptions = Omit<KindRunOptions, "actor"> & {
+  /** Computer use: a browser kept across a folder's episodes (a fresh context each); default its own. */
+  browsers?: BrowserSource;
+};
 
 /** The kind that runs `task` under `spec`. */
-export function runnableFor(spec: RunSpec, task: AnyRunTask): RunnableTask<AnyRunResult> {
-  if (!("kind" in task)) return cuaRun(task, cuaOptions(spec, task));
+export function runnableFor(
+  spec: RunSpec,
+  task: AnyRunTask,
+  browsers?: BrowserSource,
+): RunnableTask<AnyRunResult> {
+  if (!("kind" in task))
+    return cuaRun(task, { ...cuaOptions(spec, task), ...(browsers ? { browsers } : {}) });
   if (task.kind === "tools") return toolsRun(task, toolsOptions(spec));
   return codingRun(task, codingOptions(spec));
 }
@@ -37,5 +45,6 @@ export function runAnyTask(
   task: AnyRunTask,
   options: RunTaskOptions = {},
 ): Promise<AnyRunResult> {
-  return runKind(runnableFor(spec, task), { ...options, actor: spec.actor });
+  const { browsers, ...rest } = options;
+  return runKind(runnableFor(spec, task, browsers), { ...rest, actor: spec.actor });
 }

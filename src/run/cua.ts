@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import {
+  type BrowserSource,
   builtinStage,
   type ConfirmHook,
   type CuaOutcome,
@@ -20,6 +21,7 @@ import {
   type HeldRequest,
   isTaskFile,
   LabelledEnvironment,
+  notStarted,
   type ObserveKind,
   type OpenStage,
   type PageEvents,
@@ -27,6 +29,7 @@ import {
   refuseRequests,
   runCuaEpisode,
   type Size,
+  startFailure,
   type TaskFile,
   type TierName,
   taskFileScripted,
@@ -55,6 +58,22 @@ export interface CuaOptions {
   confirmRequest?: RequestHook;
   /** Where the page runs: a headless browser (default) or Chromium on an X11 desktop. */
   environment?: "browser" | "x11";
+  /** Where the browser comes from: a SharedBrowser a folder run keeps (a fresh context each); default its own. */
+  browsers?: BrowserSource;
+}
+
+/** Where an episode's time went, in seconds (result.json's `timing`). */
+export interface CuaTiming {
+  /** Getting a browser: the box and Chromium started, or only a fresh context in a running one. */
+  browser_s: number;
+  /** Opening the task, less the browser: the app started, the first page loaded, setup and instruction read. */
+  open_s: number;
+  /** The steps: the model's calls, the actions, the captures. */
+  loop_s: number;
+  /** The final grade read, the browser and app closed, the contact sheet drawn. */
+  end_s: number;
+  /** True when the browser was one kept from an earlier episode of the same run. */
+  browser_reused: boolean;
 }
 
 /** result.json of a computer-use episode: the common fields, then what explains them. */
@@ -83,6 +102,7 @@ export type CuaRunResult = ResultCore<"cua", Grade> & {
   page_events: PageEvents | null;
   frames: FrameRecord[];
   contact_sheet: string | null;
+  timing: CuaTiming;
 };
 
 /** A built-in task (graded on its app's state) or a task file (graded in the page): one run path. */
@@ -105,7 +125,12 @@ async function executeCua(
   // Downloads go into the run's folder, never anywhere else (without one, they go with the browser).
   const downloadsDir = run.out ? join(run.out, "downloads") : undefined;
   const env = new LabelledEnvironment(
-    createEnvironment(options.environment ?? "browser", options.screen, downloadsDir ? { downloadsDir } : {}),
+    createEnvironment(
+      options.environment ?? "browser",
+      options.screen,
+      downloadsDir ? { downloadsDir } : {},
+      options.browsers,
+    ),
   );
   // Before the stage loads its first page: a task file's page may make requests as it loads.
   env.approveRequests(options.confirmRequest ?? refuseRequests);
@@ -121,9 +146,34 @@ async function executeCua(
     hung = true;
     void env.close().catch(() => undefined);
   }, hangMs);
+  const clock = { start: performance.now(), opened: 0, looped: 0 };
   try {
-    episode = await stage.open(env);
-    outcome = await runCuaEpisode({
+    // One task that cannot start is its own row (task_error, env_error), never the end of a folder run.
+    const opened = await stage.open(env).then(
+      (open) => ({ open }),
+      (err: unknown) => ({ stop: startFailure(err) }),
+    );
+    clock.opened = performance.now();
+    if ("stop" in opened)
+      outcome = notStarted(opened.stop, options.screen, options.tier, clock.opened - clock.start);
+    else {
+      episode = opened.open;
+      outcome = await loop(episode);
+    }
+    sandboxWarning = env.sandboxWarning;
+    if (hung)
+      outcome = {
+        ...outcome,
+        detail: `the browser stopped answering; closed after ${hangMs / 1000} s (${outcome.detail})`,
+      };
+  } finally {
+    clearTimeout(guard);
+    await settleWithin(env.close(), CLOSE_TIMEOUT_MS);
+    await episode?.close();
+  }
+
+  async function loop(episode: OpenStage): Promise<CuaOutcome> {
+    const outcome = await runCuaEpisode({
       env,
       policy: loopPolicy(run),
       task: episode.task,
@@ -141,23 +191,28 @@ async function executeCua(
       ...(run.signal ? { signal: run.signal } : {}),
       ...(run.out ? { framesDir: join(run.out, "frames") } : {}),
     });
+    clock.looped = performance.now();
     egress = env.refusals.map((r) => r.request);
     await episode.beforeClose();
-    sandboxWarning = env.sandboxWarning;
-    if (hung)
-      outcome = {
-        ...outcome,
-        detail: `the browser stopped answering; closed after ${hangMs / 1000} s (${outcome.detail})`,
-      };
-  } finally {
-    clearTimeout(guard);
-    await settleWithin(env.close(), CLOSE_TIMEOUT_MS);
-    await episode?.close();
+    return outcome;
   }
   // Graded after the browser is gone: the state is final and nothing can still be in flight.
-  const grade = episode.grade();
+  const grade: Grade = episode?.grade() ?? {
+    resolved: false,
+    detail: `not graded: the episode never started (${outcome.stopReason})`,
+  };
   const sheet = run.out ? await writeSheet(stage.id, options, outcome, env.labels, run.out) : undefined;
   const out = run.out;
+  const startup = env.lastStartup;
+  const seconds = (ms: number) => Math.round(ms) / 1000;
+  const browserMs = episode ? (startup?.browserMs ?? 0) : 0;
+  const timing: CuaTiming = {
+    browser_s: seconds(browserMs),
+    open_s: seconds(Math.max(0, clock.opened - clock.start - browserMs)),
+    loop_s: seconds(clock.looped > 0 ? clock.looped - clock.opened : 0),
+    end_s: seconds(performance.now() - (clock.looped || clock.opened)),
+    browser_reused: episode !== undefined && startup?.launched === false,
+  };
   return {
     loop: outcome,
     grade,
@@ -169,13 +224,14 @@ async function executeCua(
       requests_refused: outcome.blocked.flatMap((b) => ("request" in b ? [b.request] : [])),
       egress_refused: egress,
       sandbox_warning: sandboxWarning ?? null,
-      key_leaks: episode.keyLeaks(),
+      key_leaks: episode?.keyLeaks() ?? [],
       downloads: (env.downloads ?? []).map((d) =>
         d.path && out ? { ...d, path: relative(out, d.path) } : d,
       ),
       page_events: env.pageEvents ?? null,
       frames: outcome.frames.map((f) => (f.path && out ? { ...f, path: relative(out, f.path) } : f)),
       contact_sheet: sheet && out ? relative(out, sheet) : null,
+      timing,
     },
   };
 }

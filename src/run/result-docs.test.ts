@@ -53,6 +53,7 @@ const CUA = [
   "page_events",
   "frames",
   "contact_sheet",
+  "timing",
 ] as const;
 
 // Compile-time: each list is exactly its type's keys.

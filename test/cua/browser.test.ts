@@ -116,11 +116,12 @@ describe.skipIf(!existsSync("/usr/bin/chromium"))("BrowserEnvironment (Debian ch
     expect(await env.evaluate<string>("document.getElementById('cookie').textContent")).toBe(
       "cookie=session=pre-auth",
     );
-    // Visible interactive elements only, in document order; the far-below button is off screen.
-    expect(cap.elements?.map((e) => [e.index, e.role, e.name])).toEqual([
-      [1, "button", "Go"],
-      [2, "textbox", "Your name"],
-      [3, "button", "Locked"],
+    // Those in sight in document order, then the far-below button, marked out of sight.
+    expect(cap.elements?.map((e) => [e.index, e.role, e.name, e.states ?? []])).toEqual([
+      [1, "button", "Go", []],
+      [2, "textbox", "Your name", []],
+      [3, "button", "Locked", ["disabled"]],
+      [4, "button", "Far below", ["offscreen"]],
     ]);
     expect(named(cap.elements, "Locked").states).toContain("disabled");
   });
@@ -150,7 +151,8 @@ describe.skipIf(!existsSync("/usr/bin/chromium"))("BrowserEnvironment (Debian ch
     const bottom = named(cap.elements, "Far below");
     expect(bottom.box.y).toBeGreaterThanOrEqual(0);
     expect(bottom.box.y + bottom.box.height).toBeLessThanOrEqual(screen.height);
-    expect(cap.elements?.some((e) => e.name === "Go")).toBe(false);
+    expect(bottom.states).toBeUndefined();
+    expect(named(cap.elements, "Go").states).toEqual(["offscreen"]);
     await env.act({ kind: "click", ...boxCentre(bottom) });
     expect(await env.evaluate<string>("document.activeElement.id")).toBe("bottom");
   });
@@ -159,7 +161,13 @@ describe.skipIf(!existsSync("/usr/bin/chromium"))("BrowserEnvironment (Debian ch
     await env.act({ kind: "scroll", x: 400, y: 300, dx: 0, dy: -5000 });
     const plain = await env.capture("screenshot");
     const som = await env.capture("som");
-    expect(som.elements?.length).toBe(3);
+    // Four listed, three marked: the one below the fold has no place on the screenshot.
+    expect(som.elements?.map((e) => e.states?.includes("offscreen") ?? false)).toEqual([
+      false,
+      false,
+      false,
+      true,
+    ]);
     const go = named(som.elements, "Go");
     // The box outline is drawn in the first mark colour (#e6194b) where the plain frame has none.
     const px = async (png: Buffer, x: number, y: number) => {

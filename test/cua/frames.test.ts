@@ -60,7 +60,9 @@ describe("iframes in the accessibility tree and set-of-mark", () => {
       expect(byName("Outer")?.box).toEqual({ x: 10, y: 10, width: 80, height: 30 });
       // The frame's box starts at (100, 200) and its border is 5 px: the document starts at (105, 205).
       expect(byName("Inner")?.box).toEqual({ x: 115, y: 225, width: 80, height: 30 });
-      expect(byName("Hidden below the frame")).toBeUndefined(); // outside the frame's 200 px
+      // Below the frame's 200 px: listed as out of sight, after what is in sight, with no click point.
+      expect(byName("Hidden below the frame")?.states).toEqual(["offscreen"]);
+      expect(elements.at(-1)?.name).toBe("Hidden below the frame");
       const frames = elements.filter((e) => e.role === "frame");
       expect(frames.map((f) => [f.name, f.states])).toEqual([
         [`cross-origin frame http://127.0.0.1:${otherPort}`, ["cross-origin"]],

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_ELEMENTS } from "../../src/cua/env/a11y.js";
 import { BrowserEnvironment } from "../../src/cua/env/browser.js";
 import { safeFileName } from "../../src/cua/env/page-downloads.js";
+import { MAX_OFFSCREEN } from "../../src/cua/env/serialize.js";
 import { pngSize } from "../../src/cua/image.js";
 import { runCuaEpisode } from "../../src/cua/loop.js";
 import { ScriptedCuaPolicy, type ScriptedCuaStep } from "../../src/cua/scripted.js";
@@ -165,7 +166,11 @@ describe("pages that misbehave", () => {
       const elements = capture.elements ?? [];
       expect(elements.length).toBeGreaterThan(0);
       expect(elements.length).toBeLessThanOrEqual(MAX_ELEMENTS);
-      for (const el of elements) expect(el.box.y + el.box.height).toBeLessThanOrEqual(env.screen.height);
+      // Those in sight are on the screen; below the fold, at most MAX_OFFSCREEN follow, marked so.
+      const inSight = elements.filter((el) => !el.states?.includes("offscreen"));
+      for (const el of inSight) expect(el.box.y + el.box.height).toBeLessThanOrEqual(env.screen.height);
+      expect(elements.slice(inSight.length).every((el) => el.states?.includes("offscreen"))).toBe(true);
+      expect(elements.length - inSight.length).toBe(MAX_OFFSCREEN);
     } finally {
       await env.close();
     }

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pLimit from "p-limit";
 import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "../../src/cli/testing.js";
 import { loadTaskFile, loadTaskFiles, type TaskFile } from "../../src/cua/index.js";
 import { actorOf, cuaRun, runKind } from "../../src/run/index.js";
 import { HANG_GUARD_MS } from "../../src/testing/time.js";
@@ -185,5 +186,57 @@ var genProblem = function () {
     const trajectory = readFileSync(join(result.dir, "trajectory.jsonl"), "utf8");
     expect(trajectory).toContain('Click on the link \\"Egestas\\".');
     expect(trajectory).toContain('clickable \\"Egestas\\"');
+  });
+
+  it("runs a folder with broken task files: the others run, each broken one is a row with why, exit 1", async () => {
+    const dir = join(root, "folder-run");
+    mkdirSync(join(dir, "site"), { recursive: true });
+    writeFileSync(
+      join(dir, "site", "index.html"),
+      `<button onclick="window.REWARD = 1; window.DONE = true">Go</button><p id="q">Press Go.</p>`,
+    );
+    const file = (name: string, lines: string[]) => writeFileSync(join(dir, name), `${lines.join("\n")}\n`);
+    const common = [
+      "app: { static: ./site }",
+      "grade: { js: window.REWARD ?? 0, done_js: window.DONE === true }",
+    ];
+    file("good.yaml", [
+      "id: good",
+      "instruction_js: document.getElementById('q').textContent",
+      ...common,
+      "script:",
+      "  - click: { role: button, name: Go }",
+      "  - done: pressed",
+    ]);
+    // MiniWoB's -nl pages in train mode: the instruction is an object, not text.
+    file("object-instruction.yaml", [
+      "id: object-instruction",
+      "instruction_js: \"({ utterance: 'Press Go.' })\"",
+      ...common,
+      "script:",
+      "  - done: x",
+    ]);
+    file("no-script.yaml", ["id: no-script", "instruction: Press Go.", ...common]);
+    file("not-yaml.yaml", ["id: [unclosed", "instruction: x"]);
+    const out = join(root, "folder-run-out");
+    const r = await runCli(["cua", "--task", dir, "--observe", "a11y", "--out", out]);
+    expect(r.code, r.out + r.err).toBe(1);
+    expect(r.out).toMatch(/^good +a11y +yes +1 +submitted /m);
+    expect(r.out).toMatch(/^object-instruction +a11y +NO +- +task_error /m);
+    expect(r.out).toMatch(/^no-script +a11y +NO +- +task_error /m);
+    expect(r.out).toMatch(/not-yaml\.yaml +- +NO +- +task_error /m);
+    expect(r.out).toContain("1/4 resolved; 1 of 4 started and were graded, 3 task_error");
+    expect(r.out).toContain("did not run:\n");
+    expect(r.out).toMatch(
+      /^ {2}object-instruction \(task_error\): .*instruction_js: gave \{"utterance":"Press Go\."\}, not the instruction's text/m,
+    );
+    expect(r.out).toMatch(
+      / {2}no-script \(task_error\): .*script: is empty, so there is no reference script to play/,
+    );
+    expect(r.out).toMatch(/ {2}.*not-yaml\.yaml \(task_error\): .*not valid YAML/);
+    // The episode that could not start still has its result.json, saying why.
+    const written = JSON.parse(readFileSync(join(out, "object-instruction", "a11y", "result.json"), "utf8"));
+    expect(written).toMatchObject({ stop_reason: "task_error", resolved: false, steps: 0 });
+    expect(written.detail).toMatch(/instruction_js: gave/);
   });
 });

@@ -1,59 +1,40 @@
 /**
- * Chromium's accessibility tree with screen boxes, in two CDP calls: `Accessibility.getFullAXTree`
- * (roles, computed names, states) and `DOMSnapshot.captureSnapshot` (layout boxes of every node, keyed
- * by the same backend node ids). Measured here: ~10–30 ms per capture on a small page, against
- * ~35 ms for Playwright's ariaSnapshot, which has no boxes.
+ * Chromium's accessibility tree with screen boxes, in a few CDP calls made together:
+ * `Accessibility.getFullAXTree` (roles, computed names, states), `DOMSnapshot.captureSnapshot`
+ * (layout boxes, styles and attributes of every node, keyed by the same backend node ids) and the
+ * page's pointer listeners (./listeners.ts). What the tree leaves out or unnamed is added from the
+ * snapshot: controls a page's script makes (./pointer-regions.ts), a field's label written beside it
+ * (./element-names.ts), elements scrolled out of sight (`offscreen`, ./clip.ts). Measured here:
+ * ~10–30 ms per capture on a small page, against ~35 ms for Playwright's ariaSnapshot, which has no
+ * boxes.
  */
 import type { Size, UiElement } from "../types.js";
-import { type Box, CURSOR, layoutBoxes, SNAPSHOT_STYLES, type Snapshot, styles } from "./dom-snapshot.js";
-import { type AxOfElement, CLICKABLE_ROLE, type PointerRegions, pointerRegions } from "./pointer-regions.js";
-import { type AxTreeNode, INTERACTIVE_ROLES, serialize } from "./serialize.js";
+import { type Box, SNAPSHOT_STYLES, type Snapshot } from "./dom-snapshot.js";
+import { iconName, kinOf, nearbyLabel, shapeName } from "./element-names.js";
+import { checkHitPoints } from "./hit-points.js";
+import { type AxNode, type FrameTree, type Layer, layerOf, place, roleOf } from "./layers.js";
+import { pointerListeners } from "./listeners.js";
+import { type AxTreeNode, OFFSCREEN, serialize } from "./serialize.js";
 
 /** Anything that can send a CDP command (Playwright's CDPSession). */
 export interface CdpSender {
   send(method: string, params?: Record<string, unknown>): Promise<unknown>;
 }
 
-interface AxValue {
-  value?: unknown;
-}
-interface AxProperty {
-  name: string;
-  value: AxValue;
-}
-interface AxNode {
-  nodeId: string;
-  ignored: boolean;
-  role?: AxValue;
-  name?: AxValue;
-  value?: AxValue;
-  properties?: AxProperty[];
-  childIds?: string[];
-  parentId?: string;
-  backendDOMNodeId?: number;
-}
-interface FrameTree {
-  frame: { id: string; securityOrigin?: string; url: string };
-  childFrames?: FrameTree[];
-}
-
-/**
- * Chromium's role names for controls the listed roles already cover; mapped so the model sees one
- * vocabulary (a search field is a textbox to click and type into).
- */
-const ROLE_ALIASES: Record<string, string> = {
-  searchbox: "textbox",
-  spinbutton: "textbox",
-  switch: "checkbox",
-  menuitemcheckbox: "menuitem",
-  menuitemradio: "menuitem",
-  PopUpButton: "combobox",
-  // <summary>: the click that opens a <details>.
-  DisclosureTriangle: "button",
-};
-
 /** The longest value shown in a state ("value=…"); a textarea's whole content would eat the budget. */
 const MAX_VALUE_CHARS = 40;
+/** Controls whose parts (a date's day, month and year fields, its picker button) are one control. */
+const WHOLE_CONTROLS = new Set(["date", "time", "color"]);
+/**
+ * A date or time field is several fields in one box (month, day, year); a click at its centre lands
+ * on the year, where typed digits go wrong. Its click point is its first field, where a person types
+ * the whole date: this far in from its left edge.
+ */
+const FIRST_FIELD_PX = 8;
+/** Fields a label written beside them names; a checkbox's or radio's label follows it. */
+const FIELDS = new Set(["textbox", "combobox", "slider", "date", "time", "color", "checkbox", "radio"]);
+/** Controls an icon or a colour names when the tree gives no name (a toolbar's icons, a coloured key). */
+const PRESSABLE = new Set(["button", "link", "menuitem", "tab", "option", "gridcell", "treeitem"]);
 
 /**
  * Where the page's viewport sits on the screen: (0,0) for a headless browser; the window's content
@@ -65,48 +46,38 @@ export interface ViewportPlacement {
 }
 
 /**
- * What one document contributes: its accessibility nodes and layout boxes, where its viewport sits
- * on the screen (`offset`) and the part of the screen it can show (`clip`: the viewport for the main
- * frame, the <iframe>'s content box for a frame inside it).
- */
-interface Layer {
-  byId: Map<string, AxNode>;
-  boxes: Map<number, Box>;
-  offset: { x: number; y: number };
-  clip: Box;
-  /** <iframe> backend node id → the layer of its document, or "cross-origin" (not read). */
-  frames: Map<number, Layer | CrossOrigin>;
-  /** Plain elements a script makes controls, by the accessibility node they sit under. */
-  regions: PointerRegions;
-}
-interface CrossOrigin {
-  origin: string;
-}
-
-/**
  * The accessibility tree of the page, same-origin <iframe>s included (their elements placed on the
  * screen by the frame's position, clipped to it); a cross-origin frame is one `frame` node named by
  * its origin and marked "cross-origin": its content belongs to another site and is not read.
  */
 export async function collectAxTree(cdp: CdpSender, placement: ViewportPlacement): Promise<AxTreeNode> {
-  const [ax, snap, tree] = await Promise.all([
+  return (await captureTree(cdp, placement)).tree;
+}
+
+async function captureTree(
+  cdp: CdpSender,
+  placement: ViewportPlacement,
+): Promise<{ tree: AxTreeNode; contains: (outer: number, inner: number) => boolean }> {
+  const [ax, snap, tree, listening] = await Promise.all([
     cdp.send("Accessibility.getFullAXTree") as Promise<{ nodes: AxNode[] }>,
     cdp.send("DOMSnapshot.captureSnapshot", { computedStyles: SNAPSHOT_STYLES }) as Promise<Snapshot>,
     (cdp.send("Page.getFrameTree") as Promise<{ frameTree: FrameTree }>).catch(() => undefined),
+    pointerListeners(cdp),
   ]);
   const { offset, viewport } = placement;
-  const main = await layerOf(cdp, snap, 0, ax.nodes, offset, [0, 0, viewport.width, viewport.height], tree);
+  const clip: Box = [offset.x, offset.y, offset.x + viewport.width, offset.y + viewport.height];
+  const main = await layerOf(cdp, snap, 0, ax.nodes, offset, clip, tree, listening);
   const root = ax.nodes.find((n) => n.parentId === undefined) ?? ax.nodes[0];
   if (!root) throw new Error("accessibility tree: Chromium returned no nodes — is a page loaded?");
-  return build(root, main, 0);
+  return { tree: build(root, main, 0), contains: containment(main) };
 }
 
 function build(node: AxNode, layer: Layer, depth: number): AxTreeNode {
-  const box = screenBox(layer, node.backendDOMNodeId);
+  const at = place(layer, node.backendDOMNodeId);
   const rawRole = String(node.role?.value ?? "");
   const inner = node.backendDOMNodeId === undefined ? undefined : layer.frames.get(node.backendDOMNodeId);
-  const listed = !node.ignored && box !== undefined;
-  const bbox: Box = listed ? box : [0, 0, 0, 0];
+  const listed = !node.ignored && at !== undefined;
+  const bbox: Box = listed ? at.box : [0, 0, 0, 0];
   // An <iframe> with no document in this snapshot is rendered by another process: another site.
   const crossOrigin =
     inner && "origin" in inner
@@ -121,9 +92,10 @@ function build(node: AxNode, layer: Layer, depth: number): AxTreeNode {
       bbox,
       visible: true,
       children: [],
-      states: ["cross-origin"],
+      states: ["cross-origin", ...(at?.offscreen ? [OFFSCREEN] : [])],
     };
-  const childIds = node.childIds ?? [];
+  const role = node.ignored ? "none" : roleOf(node);
+  const childIds = WHOLE_CONTROLS.has(role) ? [] : (node.childIds ?? []);
   let children =
     depth > 500
       ? []
@@ -136,35 +108,48 @@ function build(node: AxNode, layer: Layer, depth: number): AxTreeNode {
   }
   // Ignored nodes (layout wrappers) stay in the walk but are never listed: their children may be.
   const states = listed ? statesOf(node) : [];
+  if (listed && at.offscreen) states.push(OFFSCREEN);
+  const own = String(node.name?.value ?? "");
   return {
-    role: node.ignored ? "none" : roleOf(node),
-    name: String(node.name?.value ?? ""),
+    role,
+    name: own.trim() === "" && listed ? unnamed(layer, node, role) : own,
     bbox,
     visible: true,
     children,
     ...(states.length > 0 ? { states } : {}),
+    ...(node.backendDOMNodeId !== undefined ? { ref: node.backendDOMNodeId } : {}),
+    ...((role === "date" || role === "time") && listed && !at.offscreen
+      ? {
+          point: {
+            x: bbox[0] + Math.min(FIRST_FIELD_PX, (bbox[2] - bbox[0]) / 2),
+            y: (bbox[1] + bbox[3]) / 2,
+          },
+        }
+      : {}),
   };
 }
 
-function roleOf(node: AxNode): string {
-  const raw = String(node.role?.value ?? "");
-  return ROLE_ALIASES[raw] ?? raw;
-}
-
 /**
- * Where an element is on the screen: its box in its document, moved by the document's offset and
- * clipped to the part of the screen the document shows (what a click reaches); undefined when it is
- * not rendered or not on screen.
+ * A name for a control the tree leaves unnamed, from what a person reads: a field's placeholder, else
+ * the label written beside it without `for` (the text before it in its row or just above it; after it
+ * for a checkbox or radio); a button's or link's icon, else its colour.
  */
-function screenBox(layer: Layer, backendId: number | undefined): Box | undefined {
-  const doc = backendId === undefined ? undefined : layer.boxes.get(backendId);
-  if (!doc) return undefined;
-  const [cx0, cy0, cx1, cy1] = layer.clip;
-  const x0 = Math.max(cx0, doc[0] + layer.offset.x);
-  const y0 = Math.max(cy0, doc[1] + layer.offset.y);
-  const x1 = Math.min(cx1, doc[2] + layer.offset.x);
-  const y1 = Math.min(cy1, doc[3] + layer.offset.y);
-  return x1 > x0 && y1 > y0 ? [x0, y0, x1, y1] : undefined;
+function unnamed(layer: Layer, node: AxNode, role: string): string {
+  const view = layer.view;
+  const n = node.backendDOMNodeId === undefined ? undefined : layer.index.get(node.backendDOMNodeId);
+  const box = n === undefined ? undefined : view?.box(n);
+  if (!view || n === undefined || !box) return "";
+  // A colour only when it has a name: a plain button's default grey ("#efefef") says nothing.
+  if (PRESSABLE.has(role)) return iconName(view, n) || shapeName(view, n).replace(/^#.*/, "");
+  if (!FIELDS.has(role)) return "";
+  const placeholder = view.attr(n, "placeholder")?.trim();
+  if (placeholder) return placeholder;
+  const after = role === "checkbox" || role === "radio";
+  return nearbyLabel(box, layer.regions.texts, {
+    side: after ? "after" : "before",
+    above: !after,
+    related: kinOf(view, n),
+  });
 }
 
 /** A node's children with the clickables it holds placed among them in document order. */
@@ -172,7 +157,7 @@ function withClickables(
   node: AxNode,
   layer: Layer,
   children: AxTreeNode[],
-  clickables: readonly { backendId: number; order: number; name: string }[],
+  clickables: NonNullable<ReturnType<Layer["regions"]["byHost"]["get"]>>,
 ): AxTreeNode[] {
   const ids = (node.childIds ?? []).filter((id) => layer.byId.has(id));
   // A child without a DOM node (a pseudo-element's text) keeps the place of the one before it.
@@ -183,112 +168,64 @@ function withClickables(
     return { order: last, child };
   });
   for (const c of clickables) {
-    const bbox = screenBox(layer, c.backendId);
-    if (bbox)
-      placed.push({
-        order: c.order,
-        child: { role: CLICKABLE_ROLE, name: c.name, bbox, visible: true, children: [] },
-      });
+    const at = place(layer, c.backendId);
+    if (!at) continue;
+    const states = at.offscreen ? [...c.states, OFFSCREEN] : c.states;
+    placed.push({
+      order: c.order,
+      child: {
+        role: c.role,
+        name: c.name,
+        bbox: at.box,
+        visible: true,
+        children: [],
+        ...(states.length > 0 ? { states } : {}),
+        ref: c.backendId,
+      },
+    });
   }
   // A stable sort: children already in order stay so.
   return placed.sort((a, b) => a.order - b.order).map((p) => p.child);
 }
 
-/** Frames nested deeper than this are not read (a page that nests frames without end). */
-const MAX_FRAME_DEPTH = 4;
-
-/** Document `index`'s layer, with the layers of the frames inside it (same-origin ones read). */
-async function layerOf(
-  cdp: CdpSender,
-  snap: Snapshot,
-  index: number,
-  nodes: AxNode[],
-  offset: { x: number; y: number },
-  clip: Box,
-  tree: { frameTree: FrameTree } | undefined,
-  depth = 0,
-): Promise<Layer> {
-  const doc = snap.documents[index];
-  const layer: Layer = {
-    byId: new Map(nodes.map((n) => [n.nodeId, n])),
-    boxes: layoutBoxes(doc),
-    offset,
-    clip,
-    frames: new Map(),
-    regions: pointerRegions(doc, snap.strings, axOfElements(nodes)),
+/** Whether one element holds another (backend node ids, within one document): a hit on a child is a hit. */
+function containment(main: Layer): (outer: number, inner: number) => boolean {
+  const layers: Layer[] = [];
+  const collect = (l: Layer) => {
+    layers.push(l);
+    for (const f of l.frames.values()) if (!("origin" in f)) collect(f);
   };
-  if (!doc || depth >= MAX_FRAME_DEPTH) return layer;
-  const origins = new Map<string, string>();
-  const walk = (t: FrameTree) => {
-    origins.set(t.frame.id, t.frame.securityOrigin ?? new URL(t.frame.url).origin);
-    for (const c of t.childFrames ?? []) walk(c);
+  collect(main);
+  return (outer, inner) => {
+    for (const l of layers) {
+      let n = l.index.get(inner);
+      if (n === undefined || !l.view) continue;
+      for (let depth = 0; n !== undefined && depth < 200; depth++, n = l.view.parent(n))
+        if (l.view.ids[n] === outer) return true;
+      return false;
+    }
+    return false;
   };
-  if (tree) walk(tree.frameTree);
-  const mainOrigin = tree ? origins.get(tree.frameTree.frame.id) : undefined;
-  const ids = doc.nodes.backendNodeId ?? [];
-  const content = doc.nodes.contentDocumentIndex ?? { index: [], value: [] };
-  const styleOf = styles(doc, snap.strings);
-  await Promise.all(
-    content.index.map(async (nodeIndex, i) => {
-      const frameNode = ids[nodeIndex];
-      const childIndex = content.value[i];
-      const box = frameNode === undefined ? undefined : layer.boxes.get(frameNode);
-      if (frameNode === undefined || childIndex === undefined || !box) return;
-      const frameId = snap.strings[snap.documents[childIndex]?.frameId ?? -1] ?? "";
-      const origin = origins.get(frameId) ?? "an unknown origin";
-      if (mainOrigin === undefined || origin !== mainOrigin) {
-        layer.frames.set(frameNode, { origin });
-        return;
-      }
-      const [bl = 0, bt = 0, pl = 0, pt = 0] = styleOf(nodeIndex)
-        .slice(0, CURSOR)
-        .map((v) => Number.parseFloat(v) || 0);
-      const at = { x: offset.x + box[0] + bl + pl, y: offset.y + box[1] + bt + pt };
-      const inner: Box = [
-        Math.max(clip[0], at.x),
-        Math.max(clip[1], at.y),
-        Math.min(clip[2], offset.x + box[2] - bl),
-        Math.min(clip[3], offset.y + box[3] - bt),
-      ];
-      const axInner = (await cdp.send("Accessibility.getFullAXTree", { frameId })) as { nodes: AxNode[] };
-      layer.frames.set(
-        frameNode,
-        await layerOf(cdp, snap, childIndex, axInner.nodes, at, inner, tree, depth + 1),
-      );
-    }),
-  );
-  // A frame this snapshot has no document for lives in another process: another site, not read.
-  return layer;
-}
-
-/** backend node id → what the pointer regions need of its accessibility node. */
-function axOfElements(nodes: readonly AxNode[]): Map<number, AxOfElement> {
-  const out = new Map<number, AxOfElement>();
-  for (const n of nodes)
-    if (n.backendDOMNodeId !== undefined)
-      out.set(n.backendDOMNodeId, {
-        nodeId: n.nodeId,
-        control: !n.ignored && INTERACTIVE_ROLES.has(roleOf(n)),
-        name: String(n.name?.value ?? ""),
-      });
-  return out;
 }
 
 /**
  * Elements listed per capture at most: a screen holds a few hundred controls a person could tell
  * apart; past that (a grid of thousands of tiny buttons) the list and the marks would only be noise,
- * and the first ones in document order are kept.
+ * and the first ones in document order are kept (those in sight before those out of it).
  */
 export const MAX_ELEMENTS = 300;
 
-/** The visible interactive elements, numbered in document order (what a11y and som observations carry). */
+/**
+ * The interactive elements, numbered in document order, those in sight first (what a11y and som
+ * observations carry); a script-made control or an icon whose centre the page's hit test gives to
+ * something else gets the point nearest its centre that reaches it.
+ */
 export async function collectElements(cdp: CdpSender, placement: ViewportPlacement): Promise<UiElement[]> {
+  const { tree, contains } = await captureTree(cdp, placement);
   // The budget only shapes the text; every element up to the cap is returned, so click_element can
   // reach ones the text cut too.
-  return serialize(await collectAxTree(cdp, placement), Number.MAX_SAFE_INTEGER).elements.slice(
-    0,
-    MAX_ELEMENTS,
-  );
+  const elements = serialize(tree, Number.MAX_SAFE_INTEGER).elements.slice(0, MAX_ELEMENTS);
+  return checkHitPoints(cdp, elements, placement.offset, contains);
 }
 
 function statesOf(node: AxNode): string[] {
@@ -302,7 +239,9 @@ function statesOf(node: AxNode): string[] {
   if (expanded !== undefined) states.push(expanded === true ? "expanded" : "collapsed");
   if (prop("focused") === true) states.push("focused");
   if (prop("required") === true) states.push("required");
-  const value = node.value?.value;
+  // A slider's value is a number; a date's, a colour's or a field's is text.
+  const raw = node.value?.value;
+  const value = typeof raw === "number" ? String(raw) : raw;
   if (typeof value === "string" && value !== "") {
     const short = value.length > MAX_VALUE_CHARS ? `${value.slice(0, MAX_VALUE_CHARS)}…` : value;
     states.push(`value="${short.replace(/\s+/g, " ")}"`);

@@ -18,21 +18,31 @@ import {
   type RequestHook,
   type ScreenAction,
   type Size,
+  type UiElement,
 } from "../types.js";
 import { collectElements } from "./a11y.js";
+import { type BrowserSource, type EpisodeBrowser, ownBrowser } from "./browser-host.js";
 import { PageInput } from "./browser-input.js";
-import { artifactsDirOf, assertChromium, freshProfile, pageRefusals, removeProfile } from "./chromium.js";
+import { assertChromium, pageRefusals } from "./chromium.js";
 import { cleanDom, DEFAULT_DOM_BUDGET } from "./dom.js";
 import { type EgressProxy, type EgressRefusal, originRule } from "./egress.js";
-import { browserPid, type LaunchedChromium, launchChromium } from "./launch.js";
+import { browserPid } from "./launch.js";
 import { PageActivity } from "./page-activity.js";
 import type { DownloadRecord } from "./page-downloads.js";
 import { type PageEvents, PageGuard, type PageGuardOptions, RENDERER_HEAP_MB } from "./page-guard.js";
 import { probeThroughCdp } from "./probe.js";
 import { RequestGate } from "./request-gate.js";
 import { RequestHold } from "./request-hold.js";
-import { sweepBrowserLeftovers } from "./scratch.js";
+import { revealThroughCdp } from "./reveal.js";
 import { drawMarks } from "./som.js";
+
+/** Where a reset's time went: getting a browser for the episode, then loading its first page. */
+export interface BrowserStartup {
+  /** False when a running browser was reused (only a new context was made). */
+  launched: boolean;
+  browserMs: number;
+  loadMs: number;
+}
 
 export const DEFAULT_SCREEN: Size = { width: 1400, height: 800 };
 /** Capture attempts while a page is being swapped ("Not attached to an active page"), and the pause between. */
@@ -48,6 +58,11 @@ export interface BrowserEnvironmentOptions {
   /** The renderer's JavaScript heap cap in MiB (default RENDERER_HEAP_MB). */
   heapMb?: number;
   /**
+   * Where each episode's browser comes from: its own Chromium (the default), or a SharedBrowser that
+   * a folder run keeps across its episodes, a fresh context each (browser-host.ts).
+   */
+  browsers?: BrowserSource;
+  /**
    * Hold state-changing requests (default true). Only the benchmark turns it off, to measure what
    * the consequence gate costs against a browser without it; createEnvironment never does.
    */
@@ -62,8 +77,12 @@ export class BrowserEnvironment implements Environment {
   private context: BrowserContext | undefined;
   private page: Page | undefined;
   private cdp: CDPSession | undefined;
-  private profile: string | undefined;
-  private launched: LaunchedChromium | undefined;
+  private launched: EpisodeBrowser | undefined;
+  private readonly browsers: BrowserSource;
+  /** How the last reset's time went: getting a browser (a launch, or a context), loading the page. */
+  private startup: BrowserStartup | undefined;
+  /** Set by reset: the next capture is the episode's first (it waits for the network to go quiet). */
+  private firstCapture = false;
   private warning: string | undefined;
   private readonly activity = new PageActivity();
   /** Input to the page the environment follows, with the pointer's resting place. */
@@ -72,6 +91,8 @@ export class BrowserEnvironment implements Environment {
   private readonly heapMb: number;
   /** The consequence gate: state-changing requests held until a rule or the approver allows them. */
   private readonly requests = new RequestGate();
+  /** This episode's hold on the browser's requests (detached at close: a shared browser outlives it). */
+  private hold: RequestHold | undefined;
   private readonly holdRequests: boolean;
 
   constructor(options: BrowserEnvironmentOptions = {}) {
@@ -80,6 +101,12 @@ export class BrowserEnvironment implements Environment {
     this.guard = new PageGuard(options.guard);
     this.heapMb = options.heapMb ?? RENDERER_HEAP_MB;
     this.holdRequests = options.consequenceGate ?? true;
+    this.browsers = options.browsers ?? ownBrowser;
+  }
+
+  /** Where the last reset's time went (result.json's timing). */
+  get lastStartup(): BrowserStartup | undefined {
+    return this.startup;
   }
 
   /** What the page did this episode: dialogs dismissed, popups opened and closed, a crash. */
@@ -105,7 +132,7 @@ export class BrowserEnvironment implements Environment {
    * close). A boxed browser keeps its real profile in the box's private /tmp (launch.ts, BOX_PROFILE).
    */
   get userDataDir(): string | undefined {
-    return this.profile;
+    return this.launched?.profile;
   }
 
   /** This episode's held state-changing requests, with what became of each. */
@@ -134,22 +161,13 @@ export class BrowserEnvironment implements Environment {
     await this.closeBrowser();
     // A rule that does not parse is the task's mistake: said before any browser starts.
     this.requests.configure(start.url, start.allowRequests);
-    await sweepBrowserLeftovers();
-    this.profile = freshProfile();
-    this.guard.clear(artifactsDirOf(this.profile));
-    this.launched = await launchChromium({
-      hostProfile: this.profile,
-      artifactsDir: artifactsDirOf(this.profile),
-      args: [`--js-flags=--max-old-space-size=${this.heapMb}`],
-      context: {
-        headless: true,
-        viewport: this.screen,
-        screen: this.screen,
-        deviceScaleFactor: 1,
-        acceptDownloads: true,
-      },
+    this.launched = await this.browsers.open({
+      heapMb: this.heapMb,
+      context: { viewport: this.screen, screen: this.screen, deviceScaleFactor: 1, acceptDownloads: true },
       allowHosts: start.allowHosts ?? [originRule(start.url)],
     });
+    this.guard.clear(this.launched.artifactsDir);
+    const loading = performance.now();
     this.proxy = this.launched.proxy;
     this.warning = this.launched.warning;
     this.context = this.launched.context;
@@ -157,7 +175,8 @@ export class BrowserEnvironment implements Environment {
     if (this.holdRequests) {
       this.proxy.onWebSocket = (ws) =>
         this.requests.judge({ kind: "websocket", method: "WS", url: ws.url, bodyBytes: null });
-      await new RequestHold(this.requests).attach(this.context);
+      this.hold = new RequestHold(this.requests);
+      await this.hold.attach(this.context);
     } else this.proxy.onWebSocket = async () => true;
     if (start.cookies && start.cookies.length > 0) {
       await this.context.addCookies(start.cookies.map((c) => ({ ...c, path: c.path ?? "/" })));
@@ -187,6 +206,12 @@ export class BrowserEnvironment implements Environment {
       });
       this.guard.check();
     }
+    this.firstCapture = true;
+    this.startup = {
+      launched: this.launched.launched,
+      browserMs: this.launched.startMs,
+      loadMs: performance.now() - loading,
+    };
   }
 
   /**
@@ -195,6 +220,11 @@ export class BrowserEnvironment implements Environment {
    * Wait for any navigation in progress, then re-resolve the current page on each attempt.
    */
   async capture(observe: ObserveKind): Promise<Capture> {
+    if (this.firstCapture) {
+      // The episode's first look: what the first page and its setup asked for has arrived (capped).
+      this.firstCapture = false;
+      await this.guard.race(this.activity.networkQuiet());
+    }
     let last: unknown;
     for (let attempt = 1; attempt <= CAPTURE_ATTEMPTS; attempt++) {
       await this.guard.race(this.activity.settleNavigation());
@@ -263,8 +293,13 @@ export class BrowserEnvironment implements Environment {
   /** Pages the browser has open, reported to Playwright or not yet (CDP's own list of targets). */
   private async pageTargets(): Promise<number> {
     const { cdp } = this.live();
-    const { targetInfos } = await cdp.send("Target.getTargets");
-    return targetInfos.filter((t) => t.type === "page").length;
+    // This episode's context only: a shared browser holds other contexts' pages (its default one's).
+    const [{ targetInfo }, { targetInfos }] = await Promise.all([
+      cdp.send("Target.getTargetInfo"),
+      cdp.send("Target.getTargets"),
+    ]);
+    return targetInfos.filter((t) => t.type === "page" && t.browserContextId === targetInfo.browserContextId)
+      .length;
   }
 
   /**
@@ -282,6 +317,15 @@ export class BrowserEnvironment implements Environment {
       return probeThroughCdp(this.live().cdp, query);
     };
     return this.guard.race(read(), "the confirmation gate's reading of the page");
+  }
+
+  /** Scroll an element listed offscreen into view (click_element on it). */
+  async reveal(element: UiElement): Promise<void> {
+    const { cdp, page } = this.live();
+    await this.guard.race(
+      revealThroughCdp(cdp, element, (s) => page.evaluate(s)),
+      "scrolling into view",
+    );
   }
 
   /** Evaluate a script in the current page (tests and graders read page state with it). */
@@ -324,9 +368,11 @@ export class BrowserEnvironment implements Environment {
     // Downloads in progress finish first, so the episode's folder holds whole files.
     await this.guard.settle();
     this.guard.expectClose();
-    // The browser, then its proxy and box: the profile in the box's /tmp goes with the box.
-    if (launched) await launched.close();
-    removeProfile(this.profile);
-    this.profile = undefined;
+    // The hold's browser-wide session goes with the episode (a shared browser keeps running).
+    await this.hold?.detach();
+    this.hold = undefined;
+    // Its own browser goes with its proxy and box (the profile in the box's /tmp with it); a shared
+    // one keeps running unless the page misbehaved.
+    if (launched) await launched.close({ discard: this.guard.hazard !== undefined });
   }
 }

@@ -4,8 +4,10 @@ export { browserBoxChecks } from "./box-doctor.js";
 export {
   BrowserEnvironment,
   type BrowserEnvironmentOptions,
+  type BrowserStartup,
   DEFAULT_SCREEN,
 } from "./browser.js";
+export { type BrowserSource, type EpisodeBrowser, ownBrowser, SharedBrowser } from "./browser-host.js";
 export { TYPE_CHUNK } from "./browser-input.js";
 export { CHROMIUM_PATH } from "./chromium.js";
 export { cleanDom, DEFAULT_DOM_BUDGET, truncateText } from "./dom.js";
@@ -33,9 +35,11 @@ export {
 export {
   type AxTreeNode,
   boxCentre,
+  clickPoint,
   describeElements,
   elementLine,
   INTERACTIVE_ROLES,
+  inSight,
   interactiveNodes,
   type Serialized,
   serialize,
@@ -45,7 +49,8 @@ export { X11Environment, type X11EnvironmentOptions } from "./x11.js";
 export { PIXELS_PER_WHEEL_NOTCH, xdotoolCommands } from "./x11-input.js";
 
 import type { Environment, Size } from "../types.js";
-import { BrowserEnvironment } from "./browser.js";
+import { BrowserEnvironment, type BrowserStartup } from "./browser.js";
+import type { BrowserSource } from "./browser-host.js";
 import type { EgressRefusal } from "./egress.js";
 import type { DownloadRecord } from "./page-downloads.js";
 import type { PageEvents, PageGuardOptions } from "./page-guard.js";
@@ -63,15 +68,23 @@ export interface InspectableEnvironment extends Environment {
   readonly pageEvents?: PageEvents | undefined;
   /** The episode's downloads, saved in `guard.downloadsDir` (the browser environment). */
   readonly downloads?: readonly DownloadRecord[] | undefined;
+  /** Where the last reset's time went: the browser's start, the first load (the browser environment). */
+  readonly lastStartup?: BrowserStartup | undefined;
 }
 
-/** One environment of the kind a task asks for; `guard`: the page's caps and downloads folder. */
+/**
+ * One environment of the kind a task asks for; `guard`: the browser's caps and downloads folder;
+ * `browsers`: where the browser comes from (a SharedBrowser a folder run keeps; default its own).
+ */
 export function createEnvironment(
   kind: Environment["kind"],
   screen?: Size,
   guard?: PageGuardOptions,
+  browsers?: BrowserSource,
 ): InspectableEnvironment {
   const options = { ...(screen ? { screen } : {}), ...(guard ? { guard } : {}) };
-  return kind === "browser" ? new BrowserEnvironment(options) : new X11Environment(options);
+  return kind === "browser"
+    ? new BrowserEnvironment({ ...options, ...(browsers ? { browsers } : {}) })
+    : new X11Environment(options);
 }
 export { recheckElement } from "./recheck.js";

@@ -101,8 +101,12 @@ export class PageActivity {
     this.pageHosts.clear();
   }
 
-  /** Wait until no request has been in flight for NETWORK_QUIET_MS, capped at NETWORK_QUIET_CAP_MS. */
-  private async networkQuiet(): Promise<void> {
+  /**
+   * Wait until no request has been in flight for NETWORK_QUIET_MS, capped at NETWORK_QUIET_CAP_MS.
+   * Also before an episode's first capture: pictures a page's setup asked for (CSS `content: url()`
+   * icons do not hold the load event) arrive a little later when every request is held and judged.
+   */
+  async networkQuiet(): Promise<void> {
     const deadline = performance.now() + NETWORK_QUIET_CAP_MS;
     let quietSince = performance.now();
     while (performance.now() < deadline) {

@@ -38,15 +38,28 @@ export class RequestHold {
 
   constructor(private readonly gate: RequestGate) {}
 
+  private session: CDPSession | undefined;
+
   /** Hold `context`'s requests from now on (call before the first page loads). */
   async attach(context: BrowserContext): Promise<void> {
     const browser = context.browser();
     if (!browser) throw new Error("request hold: the context has no browser to attach to");
     const session = await browser.newBrowserCDPSession();
+    this.session = session;
     session.on("Fetch.requestPaused", (e: PausedRequest) => void this.paused(session, e));
     await session.send("Fetch.enable", { patterns: [{ urlPattern: "*", requestStage: "Request" }] });
     context.on("page", (page) => void this.watch(page));
     await Promise.all(context.pages().map((page) => this.watch(page)));
+  }
+
+  /**
+   * Let go of the browser: its session ends, with it the interception. A browser kept for the next
+   * episode (browser-host.ts, SharedBrowser) must not go on judging with this episode's rules.
+   */
+  async detach(): Promise<void> {
+    const session = this.session;
+    this.session = undefined;
+    await session?.detach().catch(() => undefined);
   }
 
   private async watch(page: Page): Promise<void> {

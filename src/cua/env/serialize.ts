@@ -27,9 +27,17 @@ export const INTERACTIVE_ROLES: ReadonlySet<string> = new Set([
   // A cross-origin <iframe> (a11y.ts): its content is not read, but a person sees it and may click into it.
   "frame",
   "slider",
-  // A plain element its script makes a control, shown by where the pointer cursor starts (a11y.ts).
+  // <input type=date|datetime-local|month|week>, <input type=time>, <input type=color> (a11y.ts aliases).
+  "date",
+  "time",
+  "color",
+  // A plain element its script makes a control: a pointer cursor, a listener (pointer-regions.ts).
   "clickable",
 ]);
+
+/** Listed at most out of sight (scrolled out of a container or the viewport), after the ones in sight. */
+export const MAX_OFFSCREEN = 100;
+export const OFFSCREEN = "offscreen";
 
 /** One node of an accessibility tree; `bbox` is [x0, y0, x1, y1] in screen pixels. */
 export interface AxTreeNode {
@@ -38,8 +46,12 @@ export interface AxTreeNode {
   bbox: [number, number, number, number];
   visible: boolean;
   children: AxTreeNode[];
-  /** Extra state worth telling the model: disabled, checked, expanded, value=… */
+  /** Extra state worth telling the model: disabled, checked, expanded, value=…, offscreen */
   states?: string[];
+  /** The environment's handle on the element (Chromium's backend node id). */
+  ref?: number;
+  /** Where a click reaches it when not at its box's centre (UiElement.point). */
+  point?: { x: number; y: number };
 }
 
 export interface Serialized {
@@ -53,18 +65,37 @@ export interface Serialized {
   cut: number;
 }
 
-/** Interactive, visible nodes whose ancestors are all visible, in depth-first pre-order. */
+/**
+ * Interactive, visible nodes whose ancestors are all visible, in depth-first pre-order: the ones on
+ * screen first, then (at most MAX_OFFSCREEN) the ones marked offscreen, so what can be clicked now
+ * is numbered first and a character budget cuts what is out of sight first.
+ */
 export function interactiveNodes(tree: AxTreeNode): AxTreeNode[] {
-  const out: AxTreeNode[] = [];
+  const seen: AxTreeNode[] = [];
+  const away: AxTreeNode[] = [];
   const walk = (node: AxTreeNode): void => {
     // An invisible node hides its whole subtree: a collapsed menu's items are not on screen.
     if (!node.visible) return;
     const [x0, y0, x1, y1] = node.bbox;
-    if (INTERACTIVE_ROLES.has(node.role) && x1 > x0 && y1 > y0) out.push(node);
+    if (INTERACTIVE_ROLES.has(node.role) && x1 > x0 && y1 > y0)
+      (node.states?.includes(OFFSCREEN) ? away : seen).push(node);
     for (const child of node.children) walk(child);
   };
   walk(tree);
-  return out;
+  return [...seen, ...away.slice(0, MAX_OFFSCREEN)];
+}
+
+/** Whether any of the element is on screen (it is not listed `offscreen`). */
+export function inSight(el: Pick<UiElement, "states">): boolean {
+  return !el.states?.includes(OFFSCREEN);
+}
+
+/** Where a click reaches the element: its hit point, else its box's centre; none when it is offscreen. */
+export function clickPoint(
+  el: Pick<UiElement, "box" | "point" | "states">,
+): { x: number; y: number } | undefined {
+  if (el.states?.includes(OFFSCREEN)) return undefined;
+  return el.point ?? boxCentre(el);
 }
 
 /** One element's line. States go after the name so the `[k] role "name"` prefix stays the same. */
@@ -93,6 +124,8 @@ export function serialize(tree: AxTreeNode, budget: number): Serialized {
       box: { x: x0, y: y0, width: x1 - x0, height: y1 - y0 },
     };
     if (n.states && n.states.length > 0) el.states = [...n.states];
+    if (n.ref !== undefined) el.ref = n.ref;
+    if (n.point) el.point = { ...n.point };
     return el;
   });
   const { text, listed } = fitLines(elements, budget);

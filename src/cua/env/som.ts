@@ -4,6 +4,7 @@
  */
 import sharp, { type Sharp } from "sharp";
 import type { Size, UiElement } from "../types.js";
+import { inSight } from "./serialize.js";
 
 /** High-contrast colours that cycle, so neighbouring marks are told apart. White text reads on all. */
 export const MARK_COLOURS = ["#e6194b", "#3c44aa", "#008040", "#9a3fd1", "#c05800", "#0f6f8f"] as const;
@@ -48,7 +49,9 @@ export async function drawMarksRaw(rgb: Buffer, size: Size, elements: UiElement[
   return composite(sharp(rgb, { raw: { ...size, channels: 3 } }), size, elements);
 }
 
-function composite(image: Sharp, size: Size, elements: UiElement[]): Promise<Buffer> {
+function composite(image: Sharp, size: Size, all: UiElement[]): Promise<Buffer> {
+  // An element out of sight has no place on the screenshot: a mark there would sit on something else.
+  const elements = all.filter(inSight);
   const overlay =
     elements.length === 0 ? [] : [{ input: Buffer.from(marksSvg(elements, size)), top: 0, left: 0 }];
   return image.composite(overlay).png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer();

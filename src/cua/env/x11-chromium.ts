@@ -23,6 +23,7 @@ import { type PageEvents, PageGuard, type PageGuardOptions } from "./page-guard.
 import { probeThroughCdp } from "./probe.js";
 import { RequestGate } from "./request-gate.js";
 import { RequestHold } from "./request-hold.js";
+import { revealThroughCdp } from "./reveal.js";
 import { sweepBrowserLeftovers } from "./scratch.js";
 
 /** How long Chromium may take to start and show its window. */
@@ -172,6 +173,15 @@ export class DesktopChromium {
       return probeThroughCdp(cdp, query, placement.offset);
     };
     return this.guard.race(work(), "the confirmation gate's reading of the page");
+  }
+
+  /** Scroll an element listed offscreen into view (click_element on it). */
+  async reveal(element: UiElement): Promise<void> {
+    const { page, cdp } = this.live();
+    await this.guard.race(
+      revealThroughCdp(cdp, element, (s) => page.evaluate(s)),
+      "scrolling into view",
+    );
   }
 
   async evaluate<T>(script: string): Promise<T> {

@@ -27,6 +27,7 @@ import {
   type RequestHook,
   type ScreenAction,
   type Size,
+  type UiElement,
 } from "../types.js";
 import { DEFAULT_SCREEN } from "./browser.js";
 import { pageRefusals } from "./chromium.js";
@@ -192,6 +193,12 @@ export class X11Environment implements Environment {
     return this.chromium.probe(query, (x, y) =>
       this.xdotool(["mousemove", String(Math.round(x)), String(Math.round(y))]),
     );
+  }
+
+  /** Scroll an element listed offscreen into view in the inner browser's page (click_element on it). */
+  async reveal(element: UiElement): Promise<void> {
+    this.needPage("a11y");
+    await this.chromium.reveal(element);
   }
 
   /** Evaluate a script in the inner browser's page (tests and graders read page state with it). */

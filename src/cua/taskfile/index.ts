@@ -1,6 +1,15 @@
 /** Computer-use task files (task.yaml): point the harness at any web app (docs/computer-use.md). */
 export { READY_TIMEOUT_MS, type RunningApp, type StartAppOptions, startApp } from "./app.js";
 export { loadTaskFile, loadTaskFiles, loadTaskFolder, looksLikeTaskPath, TASK_FILE_NAME } from "./load.js";
+export {
+  DEFAULT_MINIWOB_SEED,
+  findMiniwobCheckout,
+  givesUtteranceObject,
+  type MiniwobCheckout,
+  miniwobTaskFile,
+  type WrittenMiniwob,
+  writeMiniwobTasks,
+} from "./miniwob.js";
 export { PageGrade, type TaskFileGrade, toReward } from "./page-grade.js";
 export {
   parseTaskFile,

@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { parseTaskFile, type TaskFile, TaskFileError } from "./schema.js";
 
 /** The name a task file has inside a task folder. */
@@ -15,10 +15,16 @@ export function looksLikeTaskPath(value: string): boolean {
   return /\.ya?ml$/.test(value) || value.includes("/") || value.startsWith(".");
 }
 
+/** A file as a message shows it: relative to the current folder when inside it, else absolute. */
+function shownPath(file: string): string {
+  const shown = relative(process.cwd(), file);
+  return shown === "" || shown.startsWith("..") || isAbsolute(shown) ? file : shown;
+}
+
 /** Load one task file. Throws TaskFileError naming the file, the field and the fix. */
 export function loadTaskFile(path: string): TaskFile {
   const file = resolve(path);
-  const shown = relative(process.cwd(), file) || file;
+  const shown = shownPath(file);
   let source: string;
   try {
     source = readFileSync(file, "utf8");
@@ -87,9 +93,9 @@ export function loadTaskFolder(path: string): { tasks: TaskFile[]; problems: Tas
       const other = ids.get(task.id);
       if (other)
         throw new TaskFileError(
-          relative(process.cwd(), file),
+          shownPath(file),
           "id",
-          `"${task.id}" is also the id of ${relative(process.cwd(), other)} — ids must be unique`,
+          `"${task.id}" is also the id of ${shownPath(other)} — ids must be unique`,
         );
       ids.set(task.id, file);
       tasks.push(task);

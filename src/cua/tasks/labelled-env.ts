@@ -1,4 +1,4 @@
-import type { InspectableEnvironment } from "../env/index.js";
+import { type InspectableEnvironment, inSight } from "../env/index.js";
 import { targetAt } from "../gate.js";
 import {
   type Capture,
@@ -23,7 +23,13 @@ export class LabelledEnvironment implements InspectableEnvironment {
   readonly labels: string[] = [];
   private elements: readonly UiElement[] = [];
 
-  constructor(private readonly inner: InspectableEnvironment) {}
+  /** Scrolling an offscreen element into view, passed through when the environment can (click_element). */
+  readonly reveal?: (element: UiElement) => Promise<void>;
+
+  constructor(private readonly inner: InspectableEnvironment) {
+    const reveal = inner.reveal?.bind(inner);
+    if (reveal) this.reveal = reveal;
+  }
 
   get kind() {
     return this.inner.kind;
@@ -43,6 +49,10 @@ export class LabelledEnvironment implements InspectableEnvironment {
   get sandboxWarning() {
     return this.inner.sandboxWarning;
   }
+  get lastStartup() {
+    return this.inner.lastStartup;
+  }
+
   get heldRequests() {
     return this.inner.heldRequests;
   }
@@ -66,7 +76,7 @@ export class LabelledEnvironment implements InspectableEnvironment {
       "x" in action ? { x: action.x, y: action.y } : action.kind === "drag" ? action.from : undefined;
     const hit =
       point && action.kind !== "scroll" && action.kind !== "move"
-        ? targetAt(point, this.elements, 0)
+        ? targetAt(point, this.elements.filter(inSight), 0)
         : undefined;
     this.labels.push(hit ? `${hit.role} "${hit.name}"` : "");
     return this.inner.act(action);
