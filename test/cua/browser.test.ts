@@ -2,11 +2,12 @@ import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { BrowserEnvironment } from "../../src/cua/env/browser.js";
 import { boxCentre } from "../../src/cua/env/serialize.js";
 import { pngSize } from "../../src/cua/image.js";
 import type { UiElement } from "../../src/cua/types.js";
+import { needing } from "../../src/testing/needs.js";
 import { processesWith } from "../../src/testing/processes.js";
 import { EVENTUALLY } from "../../src/testing/time.js";
 
@@ -97,196 +98,202 @@ const named = (els: UiElement[] | undefined, name: string) => {
   return el;
 };
 
-describe.skipIf(!existsSync("/usr/bin/chromium"))("BrowserEnvironment (Debian chromium)", () => {
-  const screen = { width: 800, height: 600 };
-  const env = new BrowserEnvironment({ screen });
+needing("chromium", !existsSync("/usr/bin/chromium") && "/usr/bin/chromium is missing").describe(
+  "BrowserEnvironment (Debian chromium)",
+  () => {
+    const screen = { width: 800, height: 600 };
+    const env = new BrowserEnvironment({ screen });
 
-  afterAll(async () => {
-    await env.close();
-  });
-
-  it("resets with cookies injected before the first load and captures at the screen size", async () => {
-    await env.reset({
-      url: startUrl,
-      cookies: [{ name: "session", value: "pre-auth", domain: "127.0.0.1" }],
+    afterAll(async () => {
+      await env.close();
     });
-    const cap = await env.capture("a11y");
-    expect(pngSize(cap.png)).toEqual(screen);
-    expect(cap.size).toEqual(screen);
-    expect(await env.evaluate<string>("document.getElementById('cookie').textContent")).toBe(
-      "cookie=session=pre-auth",
-    );
-    // Those in sight in document order, then the far-below button, marked out of sight.
-    expect(cap.elements?.map((e) => [e.index, e.role, e.name, e.states ?? []])).toEqual([
-      [1, "button", "Go", []],
-      [2, "textbox", "Your name", []],
-      [3, "button", "Locked", ["disabled"]],
-      [4, "button", "Far below", ["offscreen"]],
-    ]);
-    expect(named(cap.elements, "Locked").states).toContain("disabled");
-  });
 
-  it("clicks at an element's box centre, types into an input and presses Enter", async () => {
-    const before = await env.capture("a11y");
-    await env.act({ kind: "click", ...boxCentre(named(before.elements, "Go")) });
-    expect(await env.evaluate<string>("document.getElementById('status').textContent")).toBe("clicked");
-    await env.act({ kind: "click", ...boxCentre(named(before.elements, "Your name")) });
-    await env.act({ kind: "type", text: "Ada Lovelace, Countess" });
-    await env.act({ kind: "key", keys: "Enter" });
-    expect(await env.evaluate<string>("document.getElementById('status').textContent")).toBe(
-      "entered Ada Lovelace, Countess",
-    );
-    const after = await env.capture("a11y");
-    expect(named(after.elements, "Your name").states).toContain('value="Ada Lovelace, Countess"');
-    // A key combo: select all and delete.
-    await env.act({ kind: "key", keys: "ctrl+a" });
-    await env.act({ kind: "key", keys: "Backspace" });
-    expect(await env.evaluate<string>("document.getElementById('name').value")).toBe("");
-  });
+    it("resets with cookies injected before the first load and captures at the screen size", async () => {
+      await env.reset({
+        url: startUrl,
+        cookies: [{ name: "session", value: "pre-auth", domain: "127.0.0.1" }],
+      });
+      const cap = await env.capture("a11y");
+      expect(pngSize(cap.png)).toEqual(screen);
+      expect(cap.size).toEqual(screen);
+      expect(await env.evaluate<string>("document.getElementById('cookie').textContent")).toBe(
+        "cookie=session=pre-auth",
+      );
+      // Those in sight in document order, then the far-below button, marked out of sight.
+      expect(cap.elements?.map((e) => [e.index, e.role, e.name, e.states ?? []])).toEqual([
+        [1, "button", "Go", []],
+        [2, "textbox", "Your name", []],
+        [3, "button", "Locked", ["disabled"]],
+        [4, "button", "Far below", ["offscreen"]],
+      ]);
+      expect(named(cap.elements, "Locked").states).toContain("disabled");
+    });
 
-  it("scrolls, and the elements follow the screen", async () => {
-    await env.act({ kind: "scroll", x: 400, y: 300, dx: 0, dy: 4000 });
-    expect(await env.evaluate<number>("scrollY")).toBeGreaterThan(2000);
-    const cap = await env.capture("a11y");
-    const bottom = named(cap.elements, "Far below");
-    expect(bottom.box.y).toBeGreaterThanOrEqual(0);
-    expect(bottom.box.y + bottom.box.height).toBeLessThanOrEqual(screen.height);
-    expect(bottom.states).toBeUndefined();
-    expect(named(cap.elements, "Go").states).toEqual(["offscreen"]);
-    await env.act({ kind: "click", ...boxCentre(bottom) });
-    expect(await env.evaluate<string>("document.activeElement.id")).toBe("bottom");
-  });
-
-  it("draws numbered marks on a som capture and returns cleaned DOM", async () => {
-    await env.act({ kind: "scroll", x: 400, y: 300, dx: 0, dy: -5000 });
-    const plain = await env.capture("screenshot");
-    const som = await env.capture("som");
-    // Four listed, three marked: the one below the fold has no place on the screenshot.
-    expect(som.elements?.map((e) => e.states?.includes("offscreen") ?? false)).toEqual([
-      false,
-      false,
-      false,
-      true,
-    ]);
-    const go = named(som.elements, "Go");
-    // The box outline is drawn in the first mark colour (#e6194b) where the plain frame has none.
-    const px = async (png: Buffer, x: number, y: number) => {
-      const { data } = await sharp(png)
-        .extract({ left: x, top: y, width: 1, height: 1 })
-        .raw()
-        .toBuffer({ resolveWithObject: true });
-      return [...data.subarray(0, 3)];
-    };
-    const edge = { x: Math.round(go.box.x + go.box.width / 2), y: Math.round(go.box.y + go.box.height - 2) };
-    expect(await px(som.png, edge.x, edge.y)).toEqual([0xe6, 0x19, 0x4b]);
-    expect(await px(plain.png, edge.x, edge.y)).not.toEqual([0xe6, 0x19, 0x4b]);
-    const dom = await env.capture("dom");
-    expect(dom.dom).toContain('<button id="go">Go</button>');
-    expect(dom.dom).toContain('aria-label="Your name"');
-    expect(dom.dom).not.toContain("getElementById('cookie')");
-  });
-
-  it("refuses other origins below the page, redirects included, and records them", async () => {
-    otherHits = [];
-    const fetched = await env.evaluate<string>(
-      `fetch(${JSON.stringify(`${otherUrl}/direct`)}).then(r => String(r.status), e => "error")`,
-    );
-    expect(["403", "error"]).toContain(fetched);
-    await env.evaluate(`fetch("/redirect").then(r => r.status, e => "error")`);
-    await env.evaluate(
-      `new Promise(r => { const i = new Image(); i.onload = i.onerror = r; i.src = ${JSON.stringify(`${otherUrl}/img.png`)}; })`,
-    );
-    expect(otherHits).toEqual([]);
-    // Chromium's own background calls (update checks, autofill) are refused too; look at the page's.
-    const loopback = env.refusals.filter((r) => r.host === "127.0.0.1");
-    expect(loopback.map((r) => new URL(r.request.split(" ")[1]!).pathname)).toEqual([
-      "/direct",
-      "/after-redirect",
-      "/img.png",
-    ]);
-    // The start origin still works.
-    expect(await env.evaluate<number>("fetch('/').then(r => r.status)")).toBe(200);
-  });
-
-  it("waits for the page a click submitted before the next capture", async () => {
-    // First an answer held well past the network-quiet cap (1 s): the next capture still shows the new
-    // page, not the form and not a page between documents.
-    holdPosts = true;
-    try {
-      await env.reset({ url: `${startUrl}/form`, allowRequests: ["POST /slow-post"] });
-      const form = await env.capture("a11y");
-      const click = env.act({ kind: "click", ...boxCentre(named(form.elements, "Submit")) });
-      await vi.waitFor(() => expect(heldPosts).toHaveLength(1), EVENTUALLY);
-      setTimeout(() => heldPosts.shift()?.(), 1_500);
-      await click;
-      expect((await env.capture("a11y")).elements?.map((e) => e.name)).toEqual(["Posted"]);
-    } finally {
-      holdPosts = false;
-      for (const answer of heldPosts.splice(0)) answer();
-    }
-    // Then answered after 300 ms, so captures race the page being replaced: never a pause of our own,
-    // the environment settles the navigation, then captures the new page.
-    for (let i = 0; i < 3; i++) {
-      await env.reset({ url: `${startUrl}/form`, allowRequests: ["POST /slow-post"] });
+    it("clicks at an element's box centre, types into an input and presses Enter", async () => {
       const before = await env.capture("a11y");
-      await env.act({ kind: "click", ...boxCentre(named(before.elements, "Submit")) });
+      await env.act({ kind: "click", ...boxCentre(named(before.elements, "Go")) });
+      expect(await env.evaluate<string>("document.getElementById('status').textContent")).toBe("clicked");
+      await env.act({ kind: "click", ...boxCentre(named(before.elements, "Your name")) });
+      await env.act({ kind: "type", text: "Ada Lovelace, Countess" });
+      await env.act({ kind: "key", keys: "Enter" });
+      expect(await env.evaluate<string>("document.getElementById('status').textContent")).toBe(
+        "entered Ada Lovelace, Countess",
+      );
       const after = await env.capture("a11y");
-      expect(after.elements?.map((e) => e.name)).toEqual(["Posted"]);
-    }
-  });
+      expect(named(after.elements, "Your name").states).toContain('value="Ada Lovelace, Countess"');
+      // A key combo: select all and delete.
+      await env.act({ kind: "key", keys: "ctrl+a" });
+      await env.act({ kind: "key", keys: "Backspace" });
+      expect(await env.evaluate<string>("document.getElementById('name').value")).toBe("");
+    });
 
-  it("follows a popup, and captures the page below once the popup closes itself", async () => {
-    await env.reset({ url: `${startUrl}/opener` });
-    const opener = await env.capture("a11y");
-    await env.act({ kind: "click", ...boxCentre(named(opener.elements, "Open")) });
-    const popup = await env.capture("a11y");
-    expect(popup.elements?.map((e) => e.name)).toEqual(["Close me"]);
-    await env.act({ kind: "click", ...boxCentre(named(popup.elements, "Close me")) });
-    const back = await env.capture("a11y");
-    expect(back.elements?.map((e) => e.name)).toEqual(["Open"]);
-  });
+    it("scrolls, and the elements follow the screen", async () => {
+      await env.act({ kind: "scroll", x: 400, y: 300, dx: 0, dy: 4000 });
+      expect(await env.evaluate<number>("scrollY")).toBeGreaterThan(2000);
+      const cap = await env.capture("a11y");
+      const bottom = named(cap.elements, "Far below");
+      expect(bottom.box.y).toBeGreaterThanOrEqual(0);
+      expect(bottom.box.y + bottom.box.height).toBeLessThanOrEqual(screen.height);
+      expect(bottom.states).toBeUndefined();
+      expect(named(cap.elements, "Go").states).toEqual(["offscreen"]);
+      await env.act({ kind: "click", ...boxCentre(bottom) });
+      expect(await env.evaluate<string>("document.activeElement.id")).toBe("bottom");
+    });
 
-  it("lists listbox options and the other interactive widget roles", async () => {
-    await env.reset({ url: `${startUrl}/widgets` });
-    const cap = await env.capture("a11y");
-    expect(cap.elements?.map((e) => [e.role, e.name])).toEqual([
-      ["option", "Ada — minutes"],
-      ["option", "Bob — invoice"],
-      ["gridcell", "Cell one"],
-      ["treeitem", "Folder"],
-      ["slider", "Volume"],
-      ["textbox", "Find"],
-      ["textbox", "Count"],
-      ["checkbox", "Wi-Fi"],
-      ["tab", "Inbox"],
-      ["button", "More"],
-    ]);
-  });
+    it("draws numbered marks on a som capture and returns cleaned DOM", async () => {
+      await env.act({ kind: "scroll", x: 400, y: 300, dx: 0, dy: -5000 });
+      const plain = await env.capture("screenshot");
+      const som = await env.capture("som");
+      // Four listed, three marked: the one below the fold has no place on the screenshot.
+      expect(som.elements?.map((e) => e.states?.includes("offscreen") ?? false)).toEqual([
+        false,
+        false,
+        false,
+        true,
+      ]);
+      const go = named(som.elements, "Go");
+      // The box outline is drawn in the first mark colour (#e6194b) where the plain frame has none.
+      const px = async (png: Buffer, x: number, y: number) => {
+        const { data } = await sharp(png)
+          .extract({ left: x, top: y, width: 1, height: 1 })
+          .raw()
+          .toBuffer({ resolveWithObject: true });
+        return [...data.subarray(0, 3)];
+      };
+      const edge = {
+        x: Math.round(go.box.x + go.box.width / 2),
+        y: Math.round(go.box.y + go.box.height - 2),
+      };
+      expect(await px(som.png, edge.x, edge.y)).toEqual([0xe6, 0x19, 0x4b]);
+      expect(await px(plain.png, edge.x, edge.y)).not.toEqual([0xe6, 0x19, 0x4b]);
+      const dom = await env.capture("dom");
+      expect(dom.dom).toContain('<button id="go">Go</button>');
+      expect(dom.dom).toContain('aria-label="Your name"');
+      expect(dom.dom).not.toContain("getElementById('cookie')");
+    });
 
-  it("records no refusals for a page that asks for nothing foreign, but still records the page's own", async () => {
-    await env.reset({ url: startUrl });
-    await env.capture("a11y");
-    // Chromium's update and sign-in calls go out within ~1 s of launch (refused by the proxy).
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(env.refusals).toEqual([]);
-    // A background host the page itself asks for is the page's business, and is recorded.
-    await env.evaluate(`fetch("http://accounts.google.com/probe").catch(() => "refused")`);
-    // (HSTS-preloaded, so it arrives as a CONNECT to port 443.)
-    expect(env.refusals.map((r) => r.host)).toContain("accounts.google.com");
-  });
+    it("refuses other origins below the page, redirects included, and records them", async () => {
+      otherHits = [];
+      const fetched = await env.evaluate<string>(
+        `fetch(${JSON.stringify(`${otherUrl}/direct`)}).then(r => String(r.status), e => "error")`,
+      );
+      expect(["403", "error"]).toContain(fetched);
+      await env.evaluate(`fetch("/redirect").then(r => r.status, e => "error")`);
+      await env.evaluate(
+        `new Promise(r => { const i = new Image(); i.onload = i.onerror = r; i.src = ${JSON.stringify(`${otherUrl}/img.png`)}; })`,
+      );
+      expect(otherHits).toEqual([]);
+      // Chromium's own background calls (update checks, autofill) are refused too; look at the page's.
+      const loopback = env.refusals.filter((r) => r.host === "127.0.0.1");
+      expect(loopback.map((r) => new URL(r.request.split(" ")[1]!).pathname)).toEqual([
+        "/direct",
+        "/after-redirect",
+        "/img.png",
+      ]);
+      // The start origin still works.
+      expect(await env.evaluate<number>("fetch('/').then(r => r.status)")).toBe(200);
+    });
 
-  it("a fresh reset forgets the previous episode's profile", async () => {
-    await env.reset({ url: startUrl });
-    expect(await env.evaluate<string>("document.getElementById('cookie').textContent")).toBe("cookie=");
-    expect(env.refusals.filter((r) => r.host === "127.0.0.1")).toEqual([]);
-  });
+    it("waits for the page a click submitted before the next capture", async () => {
+      // First an answer held well past the network-quiet cap (1 s): the next capture still shows the new
+      // page, not the form and not a page between documents.
+      holdPosts = true;
+      try {
+        await env.reset({ url: `${startUrl}/form`, allowRequests: ["POST /slow-post"] });
+        const form = await env.capture("a11y");
+        const click = env.act({ kind: "click", ...boxCentre(named(form.elements, "Submit")) });
+        await vi.waitFor(() => expect(heldPosts).toHaveLength(1), EVENTUALLY);
+        setTimeout(() => heldPosts.shift()?.(), 1_500);
+        await click;
+        expect((await env.capture("a11y")).elements?.map((e) => e.name)).toEqual(["Posted"]);
+      } finally {
+        holdPosts = false;
+        for (const answer of heldPosts.splice(0)) answer();
+      }
+      // Then answered after 300 ms, so captures race the page being replaced: never a pause of our own,
+      // the environment settles the navigation, then captures the new page.
+      for (let i = 0; i < 3; i++) {
+        await env.reset({ url: `${startUrl}/form`, allowRequests: ["POST /slow-post"] });
+        const before = await env.capture("a11y");
+        await env.act({ kind: "click", ...boxCentre(named(before.elements, "Submit")) });
+        const after = await env.capture("a11y");
+        expect(after.elements?.map((e) => e.name)).toEqual(["Posted"]);
+      }
+    });
 
-  it("close stops this environment's Chromium and removes its profile", async () => {
-    const profile = env.userDataDir!;
-    expect(existsSync(profile)).toBe(true);
-    await env.close();
-    expect(existsSync(profile)).toBe(false);
-    // Live processes only: a zombie's command line is empty.
-    expect(processesWith(profile)).toEqual([]);
-  });
-});
+    it("follows a popup, and captures the page below once the popup closes itself", async () => {
+      await env.reset({ url: `${startUrl}/opener` });
+      const opener = await env.capture("a11y");
+      await env.act({ kind: "click", ...boxCentre(named(opener.elements, "Open")) });
+      const popup = await env.capture("a11y");
+      expect(popup.elements?.map((e) => e.name)).toEqual(["Close me"]);
+      await env.act({ kind: "click", ...boxCentre(named(popup.elements, "Close me")) });
+      const back = await env.capture("a11y");
+      expect(back.elements?.map((e) => e.name)).toEqual(["Open"]);
+    });
+
+    it("lists listbox options and the other interactive widget roles", async () => {
+      await env.reset({ url: `${startUrl}/widgets` });
+      const cap = await env.capture("a11y");
+      expect(cap.elements?.map((e) => [e.role, e.name])).toEqual([
+        ["option", "Ada — minutes"],
+        ["option", "Bob — invoice"],
+        ["gridcell", "Cell one"],
+        ["treeitem", "Folder"],
+        ["slider", "Volume"],
+        ["textbox", "Find"],
+        ["textbox", "Count"],
+        ["checkbox", "Wi-Fi"],
+        ["tab", "Inbox"],
+        ["button", "More"],
+      ]);
+    });
+
+    it("records no refusals for a page that asks for nothing foreign, but still records the page's own", async () => {
+      await env.reset({ url: startUrl });
+      await env.capture("a11y");
+      // Chromium's update and sign-in calls go out within ~1 s of launch (refused by the proxy).
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(env.refusals).toEqual([]);
+      // A background host the page itself asks for is the page's business, and is recorded.
+      await env.evaluate(`fetch("http://accounts.google.com/probe").catch(() => "refused")`);
+      // (HSTS-preloaded, so it arrives as a CONNECT to port 443.)
+      expect(env.refusals.map((r) => r.host)).toContain("accounts.google.com");
+    });
+
+    it("a fresh reset forgets the previous episode's profile", async () => {
+      await env.reset({ url: startUrl });
+      expect(await env.evaluate<string>("document.getElementById('cookie').textContent")).toBe("cookie=");
+      expect(env.refusals.filter((r) => r.host === "127.0.0.1")).toEqual([]);
+    });
+
+    it("close stops this environment's Chromium and removes its profile", async () => {
+      const profile = env.userDataDir!;
+      expect(existsSync(profile)).toBe(true);
+      await env.close();
+      expect(existsSync(profile)).toBe(false);
+      // Live processes only: a zombie's command line is empty.
+      expect(processesWith(profile)).toEqual([]);
+    });
+  },
+);

@@ -6,11 +6,11 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CALC_FILES, envFixture, GENERATE_VERSION, offlineSpec } from "../envlayers/testing.js";
-import { git } from "../workspace/index.js";
-import { mirror } from "./mirror.js";
-import { commitFiles, initRepo } from "./testing.js";
-import { runInstance } from "./verify.js";
+import { mirror } from "../../src/builders/mirror.js";
+import { commitFiles, initRepo } from "../../src/builders/testing.js";
+import { runInstance } from "../../src/builders/verify.js";
+import { CALC_FILES, envFixture, GENERATE_VERSION, offlineSpec } from "../../src/envlayers/testing.js";
+import { git } from "../../src/workspace/index.js";
 
 let fx: ReturnType<typeof envFixture>;
 let repo: string;

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { commitFiles, initRepo } from "../builders/testing.js";
-import { tasksBuildCommand } from "./tasks-build.js";
-import { runCli } from "./testing.js";
+import { commitFiles, initRepo } from "../../src/builders/testing.js";
+import { tasksBuildCommand } from "../../src/cli/tasks-build.js";
+import { runCli } from "../../src/cli/testing.js";
 
 let scratch: string;
 let repo: string;

@@ -1,10 +1,16 @@
 import { existsSync, mkdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { git } from "../workspace/index.js";
-import { EnvBuildError, ensureLayer } from "./index.js";
-import { listLayers } from "./store.js";
-import { CALC_FILES, envFixture, GENERATE_VERSION, layerSandbox, offlineSpec } from "./testing.js";
+import { EnvBuildError, ensureLayer } from "../../src/envlayers/index.js";
+import { listLayers } from "../../src/envlayers/store.js";
+import {
+  CALC_FILES,
+  envFixture,
+  GENERATE_VERSION,
+  layerSandbox,
+  offlineSpec,
+} from "../../src/envlayers/testing.js";
+import { git } from "../../src/workspace/index.js";
 
 let fx: ReturnType<typeof envFixture>;
 let repo: string;
