@@ -68,9 +68,11 @@ describe("grading through a TLS, password-protected Redis", () => {
       );
       return p.exited.then((code) => ({ code, out: p.lines.join("\n") }));
     };
-    const ok = await grade("tls-1");
+    // Gold must resolve however loaded the machine is: SWE-bench's own per-instance limit (1,800 s),
+    // not the grader's default, which a busy machine can reach.
+    const ok = await grade("tls-1", ["--timeout", "1800"]);
     expect(ok.code, ok.out).toBe(0);
-    expect(ok.out).toMatch(/resolved\s+2\/2/);
+    expect(ok.out, ok.out).toMatch(/resolved\s+2\/2/);
     const report = JSON.parse(
       readFileSync(join(root, "runs", "tls-1", "gold", "median-even", "report.json"), "utf8"),
     );
