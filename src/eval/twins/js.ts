@@ -381,19 +381,7 @@ function assertInversion(call: SyntaxNode, b: AssertBindings, resolve: Resolve):
   const a = callArgs(call);
   const before = call.text;
   if (EQUALS.test(method) && a.length >= 2) {
-    const expected = resolve(a[1] as SyntaxNode);
-    const perturb = perturbation(expected, strict);
-    if (perturb)
-      return { start: expected.startIndex, end: expected.endIndex, before, judge: "always", make: perturb };
-    if (expected.type === "true" || expected.type === "false")
-      return {
-        start: expected.startIndex,
-        end: expected.endIndex,
-        before,
-        judge: "original-passed",
-        make: () => (expected.type === "true" ? "false" : "true"),
-      };
-    return undefined;
+    return expectedValueInversion(resolve(a[1] as SyntaxNode), strict, before);
   }
   if ((method === "throws" || method === "rejects") && a.length >= 2) {
     const expected = a[1] as SyntaxNode;
@@ -467,19 +455,7 @@ function expectInversion(call: SyntaxNode, resolve: Resolve): Inversion | undefi
   const before = call.text;
   const m = matcher.text;
   if (/^(toBe|toEqual|toStrictEqual)$/.test(m) && a.length === 1) {
-    const expected = resolve(a[0] as SyntaxNode);
-    const perturb = perturbation(expected, true);
-    if (perturb)
-      return { start: expected.startIndex, end: expected.endIndex, before, judge: "always", make: perturb };
-    if (expected.type === "true" || expected.type === "false")
-      return {
-        start: expected.startIndex,
-        end: expected.endIndex,
-        before,
-        judge: "original-passed",
-        make: () => (expected.type === "true" ? "false" : "true"),
-      };
-    return undefined;
+    return expectedValueInversion(resolve(a[0] as SyntaxNode), true, before);
   }
   if (m === "toBeCloseTo" && a.length === 1) {
     const expected = a[0] as SyntaxNode;
@@ -512,6 +488,29 @@ function expectInversion(call: SyntaxNode, resolve: Resolve): Inversion | undefi
       before,
       judge: "original-passed",
       make: () => to,
+    };
+  return undefined;
+}
+
+/**
+ * An equality's expected value inverted: a literal perturbed (always judged), or a boolean flipped
+ * (judged only where the original passed); undefined when the value is neither.
+ */
+function expectedValueInversion(
+  expected: SyntaxNode,
+  strict: boolean,
+  before: string,
+): Inversion | undefined {
+  const perturb = perturbation(expected, strict);
+  if (perturb)
+    return { start: expected.startIndex, end: expected.endIndex, before, judge: "always", make: perturb };
+  if (expected.type === "true" || expected.type === "false")
+    return {
+      start: expected.startIndex,
+      end: expected.endIndex,
+      before,
+      judge: "original-passed",
+      make: () => (expected.type === "true" ? "false" : "true"),
     };
   return undefined;
 }
