@@ -3,7 +3,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pLimit from "p-limit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ConfirmHook,
@@ -16,6 +15,7 @@ import {
   type UnreadableHook,
 } from "../../src/cua/index.js";
 import { actorOf, cuaRun, runKind } from "../../src/run/index.js";
+import { browserPool } from "../../src/testing/browsers.js";
 import { HANG_GUARD_MS } from "../../src/testing/time.js";
 import { AT, FRAME_PAGE, LANDING, PAGES, SERVICE_WORKER, WORKER } from "./cua-gate-pages.js";
 
@@ -38,8 +38,13 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const approveAll = () => true;
 const EXPORT: ScriptedCuaStep = { click: { role: "button", name: "Export my data" } };
 const DELETE = { role: "button", name: "Delete account" };
-/** Two episodes at once: each starts its own boxed Chromium, and the machine has two cores. */
-const slot = pLimit(2);
+/**
+ * Two episodes at once (the machine has two cores), each in one of two kept Chromiums with a fresh
+ * context — the way a folder run keeps its browser. A context's requests, approvals and refusal log
+ * are its own; test/e2e/cua-hostile.test.ts covers a Chromium of an episode's own.
+ */
+const pool = browserPool(2);
+afterAll(() => pool.close());
 
 interface Approvals {
   confirm?: ConfirmHook;
@@ -53,12 +58,13 @@ const EVERYTHING: Approvals = { ...LABELS_ONLY, confirmRequest: approveAll };
 let runs = 0;
 async function onAccountPage(steps: ScriptedCuaStep[], approvals: Approvals = {}) {
   const policy = new ScriptedCuaPolicy("scripted:bypass", [...steps, EXPORT, { done: "exported" }]);
-  return slot(() =>
+  return pool.run((browsers) =>
     runKind(
       cuaRun(getCuaTask("account-export"), {
         observe: "screenshot",
         screen: SCREEN,
         limits: { wallClockMs: HANG_GUARD_MS },
+        browsers,
         ...approvals,
       }),
       { actor: actorOf("scripted"), out: join(root, `account-${++runs}`), policy },
@@ -219,10 +225,10 @@ async function onPage(
   steps: ScriptedCuaStep[],
   options: { approvals?: Approvals; allowRequests?: string[]; twice?: boolean } = {},
 ) {
-  return slot(async () => {
+  return pool.run(async (browsers) => {
     const events: string[] = [];
     const app = await startApp(events);
-    const env = createEnvironment("browser", SCREEN);
+    const env = createEnvironment("browser", SCREEN, undefined, browsers);
     let approving = false;
     let first: string[] | undefined;
     const yes = () => approving;

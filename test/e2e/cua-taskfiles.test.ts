@@ -3,33 +3,36 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pLimit from "p-limit";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/testing.js";
 import { loadTaskFile, loadTaskFiles, type TaskFile } from "../../src/cua/index.js";
 import { actorOf, cuaRun, runKind } from "../../src/run/index.js";
+import { browserPool } from "../../src/testing/browsers.js";
 import { HANG_GUARD_MS } from "../../src/testing/time.js";
 
 /*
  * The task files acilab ships (tasks/cua/), end to end: each folder served fresh on loopback, Debian's
- * Chromium, the real loop and gate, the file's reference script, the grade read in the page. The
- * browser environment starts a fresh Chromium per episode (a fresh profile is its reset), so no
- * browser is shared; two episodes run at once on a two-core machine.
+ * Chromium, the real loop and gate, the file's reference script, the grade read in the page. Two
+ * episodes run at once on a two-core machine, each in a fresh context of one of two kept Chromiums
+ * (src/testing/browsers.ts), as `acilab cua --task FOLDER` runs them.
  */
 const SCREEN = { width: 1024, height: 700 };
 const root = mkdtempSync(join(tmpdir(), "acilab-cua-taskfiles-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const PARALLEL = 2;
-const slot = pLimit(PARALLEL);
+const pool = browserPool(2);
+afterAll(() => pool.close());
 
 async function run(task: TaskFile) {
   const dir = join(root, task.id);
-  const result = await slot(() =>
-    runKind(cuaRun(task, { observe: "a11y", screen: SCREEN, limits: { wallClockMs: HANG_GUARD_MS } }), {
-      actor: actorOf("scripted"),
-      out: dir,
-    }),
+  const result = await pool.run((browsers) =>
+    runKind(
+      cuaRun(task, { observe: "a11y", screen: SCREEN, limits: { wallClockMs: HANG_GUARD_MS }, browsers }),
+      {
+        actor: actorOf("scripted"),
+        out: dir,
+      },
+    ),
   );
   return { ...result, dir };
 }

@@ -1,7 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pLimit from "p-limit";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   getCuaTask,
@@ -11,29 +10,32 @@ import {
   ScriptedCuaPolicy,
 } from "../../src/cua/index.js";
 import { actorOf, cuaRun, runKind } from "../../src/run/index.js";
+import { browserPool } from "../../src/testing/browsers.js";
 import { HANG_GUARD_MS } from "../../src/testing/time.js";
 
 /*
  * Every built-in computer-use task, end to end: a fresh app on loopback, Debian's Chromium, the real
  * loop (scaling, stall detector, gate), the task's reference script, the grade on the app's state.
- * Chromium starts once per episode. A smaller screen than the default keeps each capture cheap.
+ * Two Chromiums are kept and each episode gets a fresh context in one (src/testing/browsers.ts), as a
+ * folder run does. A smaller screen than the default keeps each capture cheap.
  */
 const SCREEN = { width: 1024, height: 700 };
 const root = mkdtempSync(join(tmpdir(), "acilab-cua-e2e-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** Episodes at once: the machine has two cores, and each episode is mostly one Chromium's CPU. */
-const PARALLEL = 2;
-const slot = pLimit(PARALLEL);
+const pool = browserPool(2);
+afterAll(() => pool.close());
 
 let runs = 0;
 async function run(id: string, observe: ObserveKind, policy?: ScriptedCuaPolicy) {
   const dir = join(root, `${id}-${observe}-${++runs}`);
-  const result = await slot(() =>
+  const result = await pool.run((browsers) =>
     runKind(
       cuaRun(getCuaTask(id), {
         observe,
         screen: SCREEN,
+        browsers,
         // An episode takes 2–10 s; this limit only catches a browser that stops answering (it is
         // closed at this plus a grace period). A queued episode's wait for a slot counts against
         // vitest's own hang guard (vitest.config.ts), which is far above both.

@@ -7,21 +7,18 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Queue } from "bullmq";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, type TestContext, vi } from "vitest";
 import { runCli } from "../../src/cli/testing.js";
 import { Coordinator, connect, keys, PREFIX } from "../../src/scale/index.js";
 import { loadTask } from "../../src/tasks/index.js";
 import { startRedis, type TestRedis } from "../../src/testing/redis.js";
 import { EVENTUALLY, HANG_GUARD_MS } from "../../src/testing/time.js";
-import { killAll, type Proc, rows, STEADY, spawnAcilab, taken, worker } from "./harness.js";
+import { type Proc, Processes, rows, STEADY, taken } from "./harness.js";
 
 let redis: TestRedis;
 const dirs: string[] = [];
 beforeAll(async () => {
   redis = await startRedis();
-});
-afterEach(async () => {
-  await killAll();
 });
 afterAll(async () => {
   await redis?.stop();
@@ -55,6 +52,13 @@ function verdicts(dir: string): Record<string, boolean | null> {
 
 const GUARD = { ...EVENTUALLY, timeout: 2 * HANG_GUARD_MS };
 
+/** The test's own processes, killed when it ends (the tests run at once, each on its own queue). */
+function processes({ onTestFinished }: TestContext): Processes {
+  const procs = new Processes();
+  onTestFinished(() => procs.killAll());
+  return procs;
+}
+
 /** `work`, or a failure that shows what the worker said, well before vitest's own limit. */
 async function within<T>(work: Promise<T>, what: string, proc: Proc): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -76,17 +80,19 @@ async function within<T>(work: Promise<T>, what: string, proc: Proc): Promise<T>
   }
 }
 
-describe("scale-out under faults (real redis-server and worker processes)", () => {
-  it("three workers, one killed -9 mid-job: its job is run by another, and the verdicts equal a local run's", async () => {
+// The tests run at once: most of each is waiting on a lock to lapse or a process to start.
+describe.concurrent("scale-out under faults (real redis-server and worker processes)", () => {
+  it("three workers, one killed -9 mid-job: its job is run by another, and the verdicts equal a local run's", async (context) => {
+    const procs = processes(context);
     const q = "faults-1"; // its own queue: what one test leaves cannot reach the next
     // A Python task, a TypeScript one and the impossible one: each job runs for seconds, long enough
     // to be held when its worker is killed, and the verdicts include a false one.
     const tasks = ["median-even", "csv-nonnumeric", "semver-min-version-unbounded", "exc-chain"];
     const remote = experiment("three", tasks);
     const workers = [
-      worker(redis.url, ["--queue", q]),
-      worker(redis.url, ["--queue", q]),
-      worker(redis.url, ["--queue", q]),
+      procs.worker(redis.url, ["--queue", q]),
+      procs.worker(redis.url, ["--queue", q]),
+      procs.worker(redis.url, ["--queue", q]),
     ];
     await Promise.all(workers.map((w) => w.line(/ready:/)));
     const coordinator = runCli([
@@ -124,12 +130,13 @@ describe("scale-out under faults (real redis-server and worker processes)", () =
     expect(verdicts(remote.dir)["semver-min-version-unbounded#1"]).toBe(false); // the impossible task
   });
 
-  it("a coordinator killed -9 and started again collects what the workers finished meanwhile", async () => {
+  it("a coordinator killed -9 and started again collects what the workers finished meanwhile", async (context) => {
+    const procs = processes(context);
     const q = "faults-2"; // its own queue: what one test leaves cannot reach the next
     const { file, dir } = experiment("restart", ["median-even", "month-rollover", "exc-chain", "iso-weeks"]);
-    const w = worker(redis.url, ["--queue", q, ...STEADY]);
+    const w = procs.worker(redis.url, ["--queue", q, ...STEADY]);
     await w.line(/ready:/);
-    const first = spawnAcilab(["experiment", "run", file, "--out", dir, "--redis", redis.url, "--queue", q]);
+    const first = procs.spawn(["experiment", "run", file, "--out", dir, "--redis", redis.url, "--queue", q]);
     await first.line(/\[1\/4\]/);
     await first.kill9();
     const finishedBefore = rows(dir).filter((r) => r.status === "done").length;
@@ -154,12 +161,13 @@ describe("scale-out under faults (real redis-server and worker processes)", () =
     }
   });
 
-  it("Redis restarted mid-run with persistence on: the jobs and results survive, none lost or duplicated", async () => {
+  it("Redis restarted mid-run with persistence on: the jobs and results survive, none lost or duplicated", async (context) => {
+    const procs = processes(context);
     const q = "faults-3"; // its own queue: what one test leaves cannot reach the next
     const own = await startRedis({ persist: true });
     try {
       const { file, dir } = experiment("redis-restart", ["median-even", "exc-chain"]);
-      const w = worker(own.url, ["--queue", q]);
+      const w = procs.worker(own.url, ["--queue", q]);
       await w.line(/ready:/);
       const coordinator = runCli(["experiment", "run", file, "--out", dir, "--redis", own.url, "--queue", q]);
       await w.line(/ finished /);
@@ -173,15 +181,14 @@ describe("scale-out under faults (real redis-server and worker processes)", () =
     }
   });
 
-  it("a job that kills its worker every time is failed after --max-crashes and reported; the run finishes", async () => {
+  it("a job that kills its worker every time is failed after --max-crashes and reported; the run finishes", async (context) => {
+    const procs = processes(context);
     const q = "faults-4"; // its own queue: what one test leaves cannot reach the next
     const { file, dir } = experiment("poison", ["median-even", "exc-chain"]);
-    const procs: Proc[] = [];
     let deaths = 0;
     // Stands for a job that crashes the process running it: whoever takes median-even dies at once.
     const start = () => {
-      const w = worker(redis.url, ["--max-crashes", "1", "--queue", q]);
-      procs.push(w);
+      const w = procs.worker(redis.url, ["--max-crashes", "1", "--queue", q]);
       void w.line(/ taking .*median-even/).then(
         async () => {
           deaths++;
@@ -215,7 +222,8 @@ describe("scale-out under faults (real redis-server and worker processes)", () =
     expect(result.out).toMatch(/error — its worker died/);
   });
 
-  it("a worker whose sandbox cannot start refuses jobs and says why; the coordinator shows it", async () => {
+  it("a worker whose sandbox cannot start refuses jobs and says why; the coordinator shows it", async (context) => {
+    const procs = processes(context);
     const q = "faults-5"; // its own queue: what one test leaves cannot reach the next
     const fake = mkdtempSync(join(tmpdir(), "acilab-fakebwrap-"));
     dirs.push(fake);
@@ -224,7 +232,7 @@ describe("scale-out under faults (real redis-server and worker processes)", () =
       '#!/bin/sh\n[ "$1" = --version ] && { echo "bubblewrap 0.8.0"; exit 0; }\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n',
       { mode: 0o755 },
     );
-    const w = worker(redis.url, ["--queue", q], { ...process.env, ACILAB_BWRAP: join(fake, "bwrap") });
+    const w = procs.worker(redis.url, ["--queue", q], { ...process.env, ACILAB_BWRAP: join(fake, "bwrap") });
     expect(await w.exited).toBe(3);
     expect(w.lines.join("\n")).toMatch(
       /refusing jobs: sandbox bwrap: .*cannot start a sandbox: .*Permission denied/,
@@ -247,7 +255,8 @@ describe("scale-out under faults (real redis-server and worker processes)", () =
     }
   });
 
-  it("version skew: a job queued by another acilab is handed back, not failed, and the worker stops saying why", async () => {
+  it("version skew: a job queued by another acilab is handed back, not failed, and the worker stops saying why", async (context) => {
+    const procs = processes(context);
     const q = "faults-6"; // its own queue: what one test leaves cannot reach the next
     const queue = new Queue(q, { connection: connect(redis.url), prefix: PREFIX });
     try {
@@ -256,7 +265,7 @@ describe("scale-out under faults (real redis-server and worker processes)", () =
         { protocol: 1, acilab: "0.0.0-other", run: "eskew", kind: "attempt" },
         { jobId: "eskew-1" },
       );
-      const w = worker(redis.url, ["--queue", q]);
+      const w = procs.worker(redis.url, ["--queue", q]);
       expect(await w.exited).toBe(3);
       expect(w.lines.join("\n")).toMatch(
         /refusing job eskew-1: the job was queued by acilab 0\.0\.0-other .* run workers of the coordinator's version/,
@@ -274,10 +283,11 @@ describe("scale-out under faults (real redis-server and worker processes)", () =
     }
   });
 
-  it("SIGTERM drains: the held job finishes and is collected, then the worker exits 0", async () => {
+  it("SIGTERM drains: the held job finishes and is collected, then the worker exits 0", async (context) => {
+    const procs = processes(context);
     const q = "faults-7"; // its own queue: what one test leaves cannot reach the next
     const { file, dir } = experiment("drain", ["lru-recency"]);
-    const w = worker(redis.url, ["--queue", q, ...STEADY]);
+    const w = procs.worker(redis.url, ["--queue", q, ...STEADY]);
     await w.line(/ready:/);
     const coordinator = runCli(["experiment", "run", file, "--out", dir, "--redis", redis.url, "--queue", q]);
     await w.line(/ taking /);

@@ -10,16 +10,17 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/testing.js";
 import { startRedis, type TestRedis } from "../../src/testing/redis.js";
-import { killAll, spawnAcilab, worker } from "./harness.js";
+import { Processes } from "./harness.js";
 
 let redis: TestRedis;
+const procs = new Processes();
 let root: string;
 beforeAll(async () => {
   redis = await startRedis({ tls: true });
   root = mkdtempSync(join(tmpdir(), "acilab-scale-tls-"));
 });
 afterAll(async () => {
-  await killAll();
+  await procs.killAll();
   await redis?.stop();
   rmSync(root, { recursive: true, force: true });
 });
@@ -42,14 +43,14 @@ describe("grading through a TLS, password-protected Redis", () => {
     expect(redis.url).toMatch(/^rediss:\/\/:[^@]+@127\.0\.0\.1:\d+$/);
     const env = { ...process.env, NODE_EXTRA_CA_CERTS: redis.caFile };
     // The worker takes its password from the environment, off its command line.
-    const w = worker(redis.url.replace(/:[^:@/]+@/, "@"), [], {
+    const w = procs.worker(redis.url.replace(/:[^:@/]+@/, "@"), [], {
       ...env,
       ACILAB_REDIS_PASSWORD: redis.password,
     });
     await w.line(/ready:.*at rediss:\/\/127\.0\.0\.1/);
 
     const grade = (runId: string, extra: string[] = []) => {
-      const p = spawnAcilab(
+      const p = procs.spawn(
         [
           "grade",
           "--instances",

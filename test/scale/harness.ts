@@ -18,21 +18,44 @@ export interface Proc {
   kill9(): Promise<void>;
 }
 
-const live = new Set<ChildProcess>();
+/**
+ * The processes one test starts, killed together when it ends: concurrent tests in a file each kill
+ * only their own (vitest's `onTestFinished` from the test's context, or a file's `afterAll`).
+ */
+export class Processes {
+  private readonly live = new Set<ChildProcess>();
 
-export function spawnAcilab(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Proc {
-  const child = spawnCliFromSource(argv, ["ignore", "pipe", "pipe"], env);
-  live.add(child);
-  const watched = watchLines(child);
-  void watched.exited.then(() => live.delete(child));
-  return {
-    child,
-    ...watched,
-    kill9: async () => {
-      child.kill("SIGKILL");
-      await watched.exited;
-    },
-  };
+  spawn(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Proc {
+    const child = spawnCliFromSource(argv, ["ignore", "pipe", "pipe"], env);
+    this.live.add(child);
+    const watched = watchLines(child);
+    void watched.exited.then(() => this.live.delete(child));
+    return {
+      child,
+      ...watched,
+      kill9: async () => {
+        child.kill("SIGKILL");
+        await watched.exited;
+      },
+    };
+  }
+
+  worker(url: string, extra: readonly string[] = [], env?: NodeJS.ProcessEnv): Proc {
+    return this.spawn(["worker", "--redis", url, "--concurrency", "1", ...FAST, ...extra], env);
+  }
+
+  async killAll(): Promise<void> {
+    await Promise.all(
+      [...this.live].map(
+        (c) =>
+          new Promise<void>((r) => {
+            if (c.exitCode !== null || c.signalCode !== null) return r();
+            c.once("exit", () => r());
+            c.kill("SIGKILL");
+          }),
+      ),
+    );
+  }
 }
 
 /**
@@ -43,23 +66,6 @@ export const FAST = ["--lock-seconds", "5", "--stalled-seconds", "1"];
 
 /** For tests that count how often a job ran, or drain one: locks no load can let lapse. */
 export const STEADY = ["--lock-seconds", "60"];
-
-export function worker(url: string, extra: readonly string[] = [], env?: NodeJS.ProcessEnv): Proc {
-  return spawnAcilab(["worker", "--redis", url, "--concurrency", "1", ...FAST, ...extra], env);
-}
-
-export async function killAll(): Promise<void> {
-  await Promise.all(
-    [...live].map(
-      (c) =>
-        new Promise<void>((r) => {
-          if (c.exitCode !== null || c.signalCode !== null) return r();
-          c.once("exit", () => r());
-          c.kill("SIGKILL");
-        }),
-    ),
-  );
-}
 
 export function rows(dir: string): AttemptRow[] {
   let db: Database.Database;
