@@ -115,8 +115,12 @@ describe("a mirror stopped halfway", () => {
     );
     children.push(child);
     let stdout = "";
+    let stderr = "";
     child.stdout?.on("data", (d: Buffer) => {
       stdout += d.toString();
+    });
+    child.stderr?.on("data", (d: Buffer) => {
+      stderr += d.toString();
     });
     const exited = new Promise<number | null>((done) => child.on("close", done));
     // The first candidate decided (its line in the candidates log): the second is in its hanging run.
@@ -125,7 +129,7 @@ describe("a mirror stopped halfway", () => {
       expect(log.trim().split("\n").length).toBeGreaterThanOrEqual(2);
     }, EVENTUALLY);
     child.kill("SIGTERM");
-    expect(await exited).toBe(130);
+    expect(await exited, `${stdout}\n${stderr}`).toBe(130);
     expect(stdout).toMatch(/kept +\w{10} +beta: off by one/);
     expect(stdout).toContain("stopped: 1 of 2 candidates decided");
     expect(stdout).toContain("--resume goes on from there");
