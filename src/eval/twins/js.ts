@@ -1,95 +1,19 @@
+/**
+ * The JavaScript twins reader: the tests a file declares (test/it inside describe/suite), and for each
+ * the inversions of the assertions every run reaches. The assertion readers are js-assert.ts
+ * (node:assert) and js-expect.ts (expect()); what both do to an expected value is js-values.ts.
+ */
 import { type SyntaxNode, walk } from "../../syntax/index.js";
-import type { Random } from "../canaries/index.js";
-import { type FoundTest, type Inversion, once, randomLetters, shiftedNumber, withOneMore } from "./found.js";
-
-/** How the file imports node:assert: local names bound to the module, and to its functions. */
-interface AssertBindings {
-  /**
-   * The file is TypeScript, run through a loader (tsx): a failing `assert.ok(x)` with no message
-   * makes node read the call's source to quote it, at the position the loader's source map gives,
-   * which is not the file's — node then parses the file from thousands of offsets, a minute or more
-   * per failure on a 10 KB file. Negations through `ok` are left out there.
-   */
-  transpiled?: boolean;
-  /** `assert` in `import assert from "node:assert/strict"`, with whether it is the strict mode. */
-  modules: Map<string, boolean>;
-  /** `strictEqual` in `import { strictEqual } from "node:assert"` → the function's own name. */
-  functions: Map<string, { method: string; strict: boolean }>;
-}
-
-const ASSERT_MODULE = /^(node:)?assert(\/strict)?$/;
-
-function stringValue(node: SyntaxNode | null | undefined): string | undefined {
-  if (!node) return undefined;
-  if (node.type === "string")
-    return node.text.slice(1, -1).includes("\\") ? undefined : node.text.slice(1, -1);
-  if (node.type === "template_string" && node.namedChildren.length === 0) return node.text.slice(1, -1);
-  return undefined;
-}
-
-function assertBindings(root: SyntaxNode): AssertBindings {
-  const out: AssertBindings = { modules: new Map(), functions: new Map() };
-  const bind = (from: string, target: SyntaxNode) => {
-    const strict = from.endsWith("/strict");
-    if (target.type === "identifier") out.modules.set(target.text, strict);
-    for (const spec of target.descendantsOfType([
-      "import_specifier",
-      "pair_pattern",
-      "shorthand_property_identifier_pattern",
-    ])) {
-      if (!spec) continue;
-      const imported =
-        spec.type === "shorthand_property_identifier_pattern"
-          ? spec
-          : (spec.childForFieldName("name") ?? spec.childForFieldName("key"));
-      const local =
-        spec.type === "shorthand_property_identifier_pattern"
-          ? spec
-          : (spec.childForFieldName("alias") ?? spec.childForFieldName("value") ?? imported);
-      if (
-        !imported ||
-        !local ||
-        (local.type !== "identifier" && local.type !== "shorthand_property_identifier_pattern")
-      )
-        continue;
-      if (imported.text === "strict" || imported.text === "default")
-        out.modules.set(local.text, strict || imported.text === "strict");
-      else
-        out.functions.set(local.text, {
-          method: imported.text,
-          strict: strict || imported.text.includes("Strict"),
-        });
-    }
-  };
-  // Imports and requires sit at the top of a test file: its own statements, not every node, are read.
-  const top = root.namedChildren.flatMap((n) =>
-    n?.type === "lexical_declaration" || n?.type === "variable_declaration" ? n.namedChildren : [n],
-  );
-  for (const node of top) {
-    if (!node) continue;
-    if (node.type === "import_statement") {
-      const from = stringValue(node.childForFieldName("source"));
-      const clause = node.namedChildren.find((c) => c?.type === "import_clause");
-      if (!from || !ASSERT_MODULE.test(from) || !clause) continue;
-      for (const part of clause.namedChildren) {
-        if (!part) continue;
-        if (part.type === "identifier") bind(from, part);
-        else if (part.type === "namespace_import") {
-          const id = part.namedChildren.find((c) => c?.type === "identifier");
-          if (id) bind(from, id);
-        } else bind(from, part);
-      }
-    } else if (node.type === "variable_declarator") {
-      const value = node.childForFieldName("value");
-      if (value?.type !== "call_expression" || value.childForFieldName("function")?.text !== "require")
-        continue;
-      const from = stringValue(value.childForFieldName("arguments")?.namedChildren[0]);
-      const target = node.childForFieldName("name");
-      if (from && ASSERT_MODULE.test(from) && target) bind(from, target);
-    }
-  }
-  return out;
-}
+import { type FoundTest, type Inversion, once } from "./found.js";
+import {
+  type AssertBindings,
+  assertBindings,
+  assertInversion,
+  settlesLater,
+  stringValue,
+} from "./js-assert.js";
+import { expectInversion } from "./js-expect.js";
+import { perturbation, type Resolve } from "./js-values.js";
 
 const TEST_FNS = new Set(["test", "it", "specify"]);
 const SUITE_FNS = new Set(["describe", "suite", "context"]);
@@ -283,9 +207,6 @@ function jsInversions(body: SyntaxNode, bindings: AssertBindings): Inversion[] {
   return out;
 }
 
-/** An expected value held in a variable: the assertion names it, the twin changes its literal. */
-type Resolve = (node: SyntaxNode) => SyntaxNode;
-
 /**
  * `const expected = [1, 2];` at the top of the body, the name used once more and nowhere else: it only
  * carries the expected value to its assertion, so perturbing its literal changes nothing else.
@@ -304,213 +225,8 @@ function expectedValue(
   return uses === 2 ? { name: name.text, value } : undefined;
 }
 
-/** `assert.rejects(…)`, `expect(p).resolves.toBe(…)`: assertions that settle when their promise does. */
-function settlesLater(call: SyntaxNode, b: AssertBindings): boolean {
-  const fn = call.childForFieldName("function");
-  if (!fn) return false;
-  if (fn.type === "identifier")
-    return /^(rejects|doesNotReject)$/.test(b.functions.get(fn.text)?.method ?? "");
-  return /\.(rejects|doesNotReject)$|\.(resolves|rejects)\.\w+$/.test(fn.text);
-}
-
 function insideFunction(node: SyntaxNode, top: SyntaxNode): boolean {
   for (let p = node.parent; p && p.id !== top.id; p = p.parent)
     if (/function|arrow_function|method_definition/.test(p.type)) return true;
   return false;
-}
-
-function callArgs(call: SyntaxNode): SyntaxNode[] {
-  return (call.childForFieldName("arguments")?.namedChildren ?? []).filter(
-    (n): n is SyntaxNode => n !== null,
-  );
-}
-
-/** An expected literal, perturbed: another string, a number moved far, or (strictly compared) a number as a string. */
-function perturbation(node: SyntaxNode, strict: boolean): ((random: Random) => string) | undefined {
-  if (node.type === "string" || (node.type === "template_string" && node.namedChildren.length === 0)) {
-    const close = node.text.at(-1) as string;
-    return (random) => `${node.text.slice(0, -1)}${randomLetters(random)}${close}`;
-  }
-  if (node.type === "number" && shiftedNumber(() => 0, node.text))
-    return (random) =>
-      strict && random() < 0.4 ? JSON.stringify(node.text) : (shiftedNumber(random, node.text) as string);
-  if (node.type === "unary_expression" && node.text.startsWith("-")) {
-    const inner = node.namedChildren.at(-1);
-    if (inner?.type === "number" && shiftedNumber(() => 0, inner.text))
-      return (random) => `-${shiftedNumber(random, inner.text)}`;
-  }
-  // An array or object literal: one element (or property) more that no code produced.
-  if (node.type === "array" || node.type === "object") {
-    const elements = node.namedChildren.filter((c): c is SyntaxNode => c !== null && c.type !== "comment");
-    if (elements.some((c) => /spread/.test(c.type))) return undefined;
-    return (random) => {
-      const extra = `"${randomLetters(random)}"`;
-      return withOneMore(node, elements.at(-1), node.type === "object" ? `${extra}: 0` : extra);
-    };
-  }
-  return undefined;
-}
-
-const EQUALS = /^(equal|strictEqual|deepEqual|deepStrictEqual)$/;
-const SWAP: Record<string, string> = {
-  ok: "",
-  match: "doesNotMatch",
-  doesNotMatch: "match",
-};
-
-function assertInversion(call: SyntaxNode, b: AssertBindings, resolve: Resolve): Inversion | undefined {
-  const fn = call.childForFieldName("function");
-  if (!fn) return undefined;
-  let method: string;
-  let strict: boolean;
-  let methodNode: SyntaxNode | null = null;
-  if (fn.type === "identifier" && b.modules.has(fn.text)) {
-    method = "ok";
-    strict = b.modules.get(fn.text) as boolean;
-  } else if (fn.type === "identifier" && b.functions.has(fn.text)) {
-    ({ method, strict } = b.functions.get(fn.text) as { method: string; strict: boolean });
-    methodNode = fn;
-  } else if (fn.type === "member_expression") {
-    const object = fn.childForFieldName("object");
-    const property = fn.childForFieldName("property");
-    if (!object || !property || object.type !== "identifier" || !b.modules.has(object.text)) return undefined;
-    method = property.text;
-    strict = (b.modules.get(object.text) as boolean) || method.includes("Strict");
-    methodNode = property;
-  } else return undefined;
-  const a = callArgs(call);
-  const before = call.text;
-  if (EQUALS.test(method) && a.length >= 2) {
-    return expectedValueInversion(resolve(a[1] as SyntaxNode), strict, before);
-  }
-  if ((method === "throws" || method === "rejects") && a.length >= 2) {
-    const expected = a[1] as SyntaxNode;
-    if (expected.type === "string" || expected.text === "EvalError") return undefined; // a message, not a check
-    return {
-      start: expected.startIndex,
-      end: expected.endIndex,
-      before,
-      judge: "always",
-      make: () => "EvalError",
-    };
-  }
-  if (
-    (method === "throws" || method === "rejects") &&
-    a.length === 1 &&
-    methodNode?.type === "property_identifier"
-  )
-    return {
-      start: methodNode.startIndex,
-      end: methodNode.endIndex,
-      before,
-      judge: "original-passed",
-      make: () => (method === "throws" ? "doesNotThrow" : "doesNotReject"),
-    };
-  if (method === "ok" && (a.length >= 2 || (a.length === 1 && !b.transpiled))) {
-    const value = a[0] as SyntaxNode;
-    return {
-      start: value.startIndex,
-      end: value.endIndex,
-      before,
-      judge: "original-passed",
-      make: () => `!(${value.text})`,
-    };
-  }
-  const to = SWAP[method];
-  if (to && methodNode?.type === "property_identifier")
-    return {
-      start: methodNode.startIndex,
-      end: methodNode.endIndex,
-      before,
-      judge: "original-passed",
-      make: () => to,
-    };
-  return undefined;
-}
-
-const EXPECT_NEGATE: Record<string, string> = {
-  toBeTruthy: "toBeFalsy",
-  toBeFalsy: "toBeTruthy",
-  toBeDefined: "toBeUndefined",
-  toBeUndefined: "toBeDefined",
-  toBeNull: "not.toBeNull",
-  toBeNaN: "not.toBeNaN",
-  toThrow: "not.toThrow",
-  toThrowError: "not.toThrowError",
-};
-
-/** `expect(x).toBe(LIT)`, `.toEqual`, `.toStrictEqual`, `.toBeCloseTo`, `.toThrow(E)` and the negatable matchers. */
-function expectInversion(call: SyntaxNode, resolve: Resolve): Inversion | undefined {
-  const fn = call.childForFieldName("function");
-  if (fn?.type !== "member_expression") return undefined;
-  const matcher = fn.childForFieldName("property");
-  let subject = fn.childForFieldName("object");
-  if (!matcher || !subject) return undefined;
-  const chained = subject.type === "member_expression";
-  if (chained && /^(resolves|rejects)$/.test(subject.childForFieldName("property")?.text ?? ""))
-    subject = subject.childForFieldName("object");
-  if (subject?.type !== "call_expression" || subject.childForFieldName("function")?.text !== "expect")
-    return undefined;
-  const a = callArgs(call);
-  const before = call.text;
-  const m = matcher.text;
-  if (/^(toBe|toEqual|toStrictEqual)$/.test(m) && a.length === 1) {
-    return expectedValueInversion(resolve(a[0] as SyntaxNode), true, before);
-  }
-  if (m === "toBeCloseTo" && a.length === 1) {
-    const expected = a[0] as SyntaxNode;
-    const moved = expected.type === "number" ? shiftedNumber(() => 0, expected.text) : null;
-    if (moved)
-      return {
-        start: expected.startIndex,
-        end: expected.endIndex,
-        before,
-        judge: "always",
-        make: (r) => shiftedNumber(r, expected.text) as string,
-      };
-    return undefined;
-  }
-  if ((m === "toThrow" || m === "toThrowError") && a.length === 1 && a[0]?.text !== "EvalError") {
-    const expected = a[0] as SyntaxNode;
-    return {
-      start: expected.startIndex,
-      end: expected.endIndex,
-      before,
-      judge: "always",
-      make: () => "EvalError",
-    };
-  }
-  const to = EXPECT_NEGATE[m];
-  if (to && a.length === 0 && !chained)
-    return {
-      start: matcher.startIndex,
-      end: matcher.endIndex,
-      before,
-      judge: "original-passed",
-      make: () => to,
-    };
-  return undefined;
-}
-
-/**
- * An equality's expected value inverted: a literal perturbed (always judged), or a boolean flipped
- * (judged only where the original passed); undefined when the value is neither.
- */
-function expectedValueInversion(
-  expected: SyntaxNode,
-  strict: boolean,
-  before: string,
-): Inversion | undefined {
-  const perturb = perturbation(expected, strict);
-  if (perturb)
-    return { start: expected.startIndex, end: expected.endIndex, before, judge: "always", make: perturb };
-  if (expected.type === "true" || expected.type === "false")
-    return {
-      start: expected.startIndex,
-      end: expected.endIndex,
-      before,
-      judge: "original-passed",
-      make: () => (expected.type === "true" ? "false" : "true"),
-    };
-  return undefined;
 }
