@@ -10,6 +10,7 @@ import {
 } from "../sandbox/index.js";
 import { type EnvironmentSpec, isNodeEnvironment, type PinPolicy } from "../swebench/index.js";
 import { snapshotAtCommit } from "../workspace/index.js";
+import { EnvBuildError, EnvironmentUnavailable, failureExcerpt } from "./build-errors.js";
 import { type Interpreter, interpreterBinds, resolveInterpreter } from "./interpreter.js";
 import { relaxLocally } from "./local-index.js";
 import { decideMissing, type MissingRequirement, missingRequirement } from "./pins.js";
@@ -35,51 +36,6 @@ import {
 export const INSTALL_TIMEOUT_MS = 900_000;
 /** What each build line's log keeps. */
 const LOG_LIMIT = 400_000;
-
-/** Lines of a failed build's output that never say why: npm's pointer to its log, its error fields. */
-const BOILERPLATE =
-  /A complete log of this run|^npm (error|ERR!) (code|command|path|cwd|errno|syscall)\b|^npm (error|ERR!)\s*$/;
-/** Lines that do: git's `fatal:`, pip's `No matching distribution`, a host or file not found. */
-const STRONG_REASON = /\b(fatal|No matching|not found|denied|could not|unable|cannot)\b/i;
-
-/** A build that failed: which line, its output's end, and the log with all of it. */
-export class EnvBuildError extends Error {
-  constructor(
-    message: string,
-    readonly log: string,
-    /** The requirement pip could not find, when that is why. */
-    readonly missing?: MissingRequirement,
-  ) {
-    super(message);
-    this.name = "EnvBuildError";
-  }
-
-  /**
-   * One line for a progress display: the line that failed, the line of its output that says why
-   * (npm's `npm error …`, git's `fatal: …`, pip's `ERROR: …`), and where the whole log is.
-   */
-  get summary(): string {
-    const [head = "", ...rest] = this.message.split("\n");
-    const output = rest.filter(
-      (l) => !l.startsWith("The whole log:") && !l.startsWith("(remembered") && l.trim() !== "",
-    );
-    // npm ends every failure with where its own log is, and names the command before the reason.
-    const said = output.filter((l) => !BOILERPLATE.test(l));
-    const why =
-      said.findLast((l) => STRONG_REASON.test(l)) ??
-      said.findLast((l) => /\b(error|ERR!)\b/i.test(l)) ??
-      said.at(-1);
-    return `${head}${why ? ` — ${why.trim().slice(0, 200)}` : ""} (log: ${this.log})`;
-  }
-}
-
-/**
- * The environment cannot be had on this machine, for a named cause: its interpreter is not
- * installed, or a requirement (a pin) is not in the package indexes. Not a fault of the harness.
- */
-export class EnvironmentUnavailable extends Error {
-  override name = "EnvironmentUnavailable";
-}
 
 /** How many requirements one environment may relax or leave out before the build gives up. */
 const MAX_ADJUSTMENTS = 40;
@@ -360,25 +316,6 @@ async function build(
     `environment ${key} built in ${manifest.build_seconds.toFixed(1)} s: ${(manifest.bytes / 1e6).toFixed(1)} MB${manifest.generated_files > 0 ? `, ${manifest.generated_files} generated repository files kept` : ""}`,
   );
   return { key, dir, envDir: join(dir, "env"), manifest };
-}
-
-/**
- * The part of a failed line's output that says why: its last 25 lines — but npm ends a usage error
- * with its whole help text, so for npm the excerpt runs from `npm error code` to where the help begins.
- */
-export function failureExcerpt(output: string): string {
-  const lines = output.trimEnd().split("\n");
-  const code = lines.findIndex((l) => /^npm (error|ERR!) code /.test(l));
-  const usage = lines.findIndex((l, i) => i > code && /^npm (error|ERR!) Usage:\s*$/.test(l));
-  if (code >= 0 && usage > code) {
-    // The help's one-line description stands before "Usage:", between bare "npm error" lines.
-    const bare = (i: number) => /^npm (error|ERR!)\s*$/.test(lines[i] ?? "");
-    let end = usage;
-    while (end > code + 1 && bare(end - 1)) end--;
-    while (end > code + 1 && !bare(end - 1)) end--;
-    return lines.slice(code, end).join("\n").trimEnd();
-  }
-  return lines.slice(-25).join("\n");
 }
 
 /** A requirement as one shell word, for the build log (the build itself passes argv). */

@@ -1,10 +1,5 @@
-export {
-  EnvBuildError,
-  EnvironmentUnavailable,
-  ensureLayer,
-  INSTALL_TIMEOUT_MS,
-  type LayerRequest,
-} from "./build.js";
+export { ensureLayer, INSTALL_TIMEOUT_MS, type LayerRequest } from "./build.js";
+export { EnvBuildError, EnvironmentUnavailable } from "./build-errors.js";
 export {
   autoEnvironment,
   type DetectedEnvironment,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EnvBuildError } from "./build.js";
+import { EnvBuildError } from "./build-errors.js";
 
 describe("EnvBuildError.summary, the mirror's one line for a failed build", () => {
   it("names the failed line, the output line that says why, and the log (not git's bare exit 128)", () => {
