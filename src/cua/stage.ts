@@ -19,8 +19,11 @@ export interface OpenStage {
   loaded: boolean;
   /** Asked after every step's capture; a stop ends the episode (a page that says it is done). */
   afterStep?: StopCheck;
-  /** Called while the browser is still open, once the loop has ended. */
-  beforeClose(): Promise<void>;
+  /**
+   * Called while the browser is still open, once the loop has ended; `pageMisbehaved`: the episode
+   * ended because the page did (a read that fails now is the page's failure, not the task's).
+   */
+  beforeClose(ended: { pageMisbehaved: boolean }): Promise<void>;
   /** The verdict, after the browser has closed. */
   grade(): Grade;
   /** Where the secret API key arrived (built-in tasks); [] when the task has no secret. */

@@ -193,7 +193,7 @@ async function executeCua(
     });
     clock.looped = performance.now();
     egress = env.refusals.map((r) => r.request);
-    await episode.beforeClose();
+    await episode.beforeClose({ pageMisbehaved: outcome.stopReason === "page_misbehaved" });
     return outcome;
   }
   // Graded after the browser is gone: the state is final and nothing can still be in flight.

@@ -106,6 +106,23 @@ describe("a grade the page keeps from being read", () => {
     }
   });
 
+  it("blames the page when the episode ended because the page misbehaved and the read then fails", async () => {
+    // A console flood can starve the final read past its in-page timeout: the expression is fine.
+    const starved = new Error(
+      "page.evaluate: Error: it did not finish within 10 s (it waits on something that never comes)",
+    );
+    const env = { evaluate: async () => Promise.reject(starved) } as unknown as InspectableEnvironment;
+    const grade = new PageGrade(env, task("window.REWARD || 0"));
+    await grade.final({ pageMisbehaved: true });
+    expect(grade.verdict().detail).toMatch(
+      /grade\.js: could not be read after the page misbehaved \(threw .*did not finish within 10 s.*\) at the end — the page failed, not the expression/,
+    );
+    // The same failure in an episode that ended otherwise is the expression's.
+    const own = new PageGrade(env, task("window.REWARD || 0"));
+    await own.final({ pageMisbehaved: false });
+    expect(own.verdict().detail).toMatch(/fix the expression/);
+  });
+
   it("still asks to fix an expression that throws on its own", async () => {
     const grade = new PageGrade(pageEnv({}), task("window.nope.x"));
     await grade.final();

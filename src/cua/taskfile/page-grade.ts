@@ -110,11 +110,21 @@ export class PageGrade {
     };
   }
 
-  /** At the end, while the browser is open: the reward, unless done_js already fixed it. */
-  async final(): Promise<void> {
+  /**
+   * At the end, while the browser is open: the reward, unless done_js already fixed it. After a page
+   * that misbehaved (the episode's stop reason) a read that fails is the page's failure too: a page
+   * still flooding or spinning can starve an expression past its in-page timeout.
+   */
+  async final(ended: { pageMisbehaved: boolean } = { pageMisbehaved: false }): Promise<void> {
     if (this.finalRead) return;
     const read = await this.reward();
-    this.finalRead = typeof read === "number" ? { reward: read } : read;
+    if (typeof read === "number") this.finalRead = { reward: read };
+    else if (ended.pageMisbehaved && !read.pageFault)
+      this.finalRead = {
+        problem: `could not be read after the page misbehaved (${read.problem})`,
+        pageFault: true,
+      };
+    else this.finalRead = read;
   }
 
   verdict(): TaskFileGrade {

@@ -35,7 +35,7 @@ async function openTaskFile(
       task: { id: task.id, instruction, start },
       loaded: true,
       afterStep: (step) => page.afterStep(step),
-      beforeClose: () => page.final(),
+      beforeClose: (ended) => page.final(ended),
       grade: () => page.verdict(),
       keyLeaks: () => [],
       close: () => app.close(),
