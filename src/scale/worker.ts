@@ -4,10 +4,11 @@
  * stalled-job check hands the job on (at most `maxCrashes` times, then it fails and is reported).
  * SIGTERM drains: nothing new is taken, what is held finishes; a second SIGTERM hands it back.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Job, UnrecoverableError, WaitingError, Worker } from "bullmq";
+import { markOwned, releaseOwned, sweepDeadOwners } from "../owners/index.js";
 import { type BackendName, detectBackends } from "../sandbox/index.js";
 import { connect, keys, PREFIX, reachable, redactUrl } from "./connection.js";
 import { describeJob, describeResult } from "./describe.js";
@@ -40,6 +41,9 @@ export const WORKER_REFUSED = 3;
 
 /** Redis keeps a refusal this long, for a coordinator to show. */
 const REFUSAL_TTL_S = 3600;
+
+/** The worker's scratch folder in the temp directory, marked with its owner (src/owners) for the sweep. */
+const SCRATCH_PREFIX = "acilab-worker-";
 
 function defaultStops(onStop: (count: number) => void): () => void {
   let count = 0;
@@ -91,7 +95,9 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     return WORKER_REFUSED;
   }
 
-  const scratch = mkdtempSync(join(tmpdir(), "acilab-worker-"));
+  // A worker killed -9 cannot remove its scratch: the next worker here removes it (its owner is dead).
+  await sweepDeadOwners([SCRATCH_PREFIX]);
+  const scratch = markOwned(mkdtempSync(join(tmpdir(), SCRATCH_PREFIX)));
   const ctx = {
     redis,
     worker: id,
@@ -193,7 +199,7 @@ export async function runWorker(options: WorkerOptions): Promise<number> {
     await worker.close().catch(() => {});
     await redis.del(keys.worker(options.queue, id)).catch(() => {});
     redis.disconnect();
-    rmSync(scratch, { recursive: true, force: true });
+    releaseOwned(scratch);
   }
   log(refusedWith ? `stopped: ${refusedWith}` : "stopped: drained");
   return refusedWith ? WORKER_REFUSED : 0;

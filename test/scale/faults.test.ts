@@ -3,12 +3,13 @@
  * started from source. Each test ends with every attempt recorded exactly once: at-least-once
  * delivery, exactly-once results.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Queue } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it, type TestContext, vi } from "vitest";
 import { runCli } from "../../src/cli/testing.js";
+import { readOwnerMark } from "../../src/owners/index.js";
 import { Coordinator, connect, keys, PREFIX } from "../../src/scale/index.js";
 import { loadTask } from "../../src/tasks/index.js";
 import { startRedis, type TestRedis } from "../../src/testing/redis.js";
@@ -186,12 +187,16 @@ describe.concurrent("scale-out under faults (real redis-server and worker proces
     const q = "faults-4"; // its own queue: what one test leaves cannot reach the next
     const { file, dir } = experiment("poison", ["median-even", "exc-chain"]);
     let deaths = 0;
+    const killed: number[] = [];
+    let current: Proc | undefined;
     // Stands for a job that crashes the process running it: whoever takes median-even dies at once.
     const start = () => {
       const w = procs.worker(redis.url, ["--max-crashes", "1", "--queue", q]);
+      current = w;
       void w.line(/ taking .*median-even/).then(
         async () => {
           deaths++;
+          if (w.child.pid) killed.push(w.child.pid);
           await w.kill9();
           start();
         },
@@ -220,6 +225,16 @@ describe.concurrent("scale-out under faults (real redis-server and worker proces
     expect(all.find((r) => r.task === "exc-chain")?.status).toBe("done");
     expect(deaths).toBe(2); // the first run and one more (--max-crashes 1), then failed
     expect(result.out).toMatch(/error — its worker died/);
+    // The killed workers' scratch folders are removed by the worker started after them.
+    const scratchOf = (pid: number) =>
+      readdirSync(tmpdir())
+        .filter((n) => n.startsWith("acilab-worker-"))
+        .filter((n) => readOwnerMark(join(tmpdir(), n))?.pid === pid);
+    // (They are marked with their owner, as the running worker's is: the check is not vacuous.)
+    await vi.waitFor(() => {
+      expect(killed.flatMap(scratchOf)).toEqual([]);
+      expect(scratchOf(current?.child.pid ?? -1)).toHaveLength(1);
+    }, GUARD);
   });
 
   it("a worker whose sandbox cannot start refuses jobs and says why; the coordinator shows it", async (context) => {
