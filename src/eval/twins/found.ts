@@ -1,3 +1,4 @@
+import type { SyntaxNode } from "../../syntax/index.js";
 import type { Random } from "../canaries/index.js";
 import type { TwinJudge } from "./types.js";
 
@@ -101,4 +102,14 @@ export function withOneMore(
   if (!last) return `${container.text.slice(0, 1)}${extra}${container.text.slice(1)}`;
   const at = last.endIndex - container.startIndex;
   return `${container.text.slice(0, at)}, ${extra}${container.text.slice(at)}`;
+}
+
+/** The inversion that puts what `make` gives in place of `node`'s text. */
+export function replacing(
+  node: SyntaxNode,
+  before: string,
+  judge: Inversion["judge"],
+  make: Inversion["make"],
+): Inversion {
+  return { start: node.startIndex, end: node.endIndex, before, judge, make };
 }

@@ -1,6 +1,6 @@
 /** The node:assert reader: how a file binds the module, and an assertion's inversion. */
 import type { SyntaxNode } from "../../syntax/index.js";
-import type { Inversion } from "./found.js";
+import { type Inversion, replacing } from "./found.js";
 import { callArgs, expectedValueInversion, type Resolve } from "./js-values.js";
 
 /** How the file imports node:assert: local names bound to the module, and to its functions. */
@@ -140,44 +140,22 @@ export function assertInversion(
   if ((method === "throws" || method === "rejects") && a.length >= 2) {
     const expected = a[1] as SyntaxNode;
     if (expected.type === "string" || expected.text === "EvalError") return undefined; // a message, not a check
-    return {
-      start: expected.startIndex,
-      end: expected.endIndex,
-      before,
-      judge: "always",
-      make: () => "EvalError",
-    };
+    return replacing(expected, before, "always", () => "EvalError");
   }
   if (
     (method === "throws" || method === "rejects") &&
     a.length === 1 &&
     methodNode?.type === "property_identifier"
   )
-    return {
-      start: methodNode.startIndex,
-      end: methodNode.endIndex,
-      before,
-      judge: "original-passed",
-      make: () => (method === "throws" ? "doesNotThrow" : "doesNotReject"),
-    };
+    return replacing(methodNode, before, "original-passed", () =>
+      method === "throws" ? "doesNotThrow" : "doesNotReject",
+    );
   if (method === "ok" && (a.length >= 2 || (a.length === 1 && !b.transpiled))) {
     const value = a[0] as SyntaxNode;
-    return {
-      start: value.startIndex,
-      end: value.endIndex,
-      before,
-      judge: "original-passed",
-      make: () => `!(${value.text})`,
-    };
+    return replacing(value, before, "original-passed", () => `!(${value.text})`);
   }
   const to = SWAP[method];
   if (to && methodNode?.type === "property_identifier")
-    return {
-      start: methodNode.startIndex,
-      end: methodNode.endIndex,
-      before,
-      judge: "original-passed",
-      make: () => to,
-    };
+    return replacing(methodNode, before, "original-passed", () => to);
   return undefined;
 }

@@ -1,6 +1,6 @@
 /** The expect() reader: `expect(x).toBe(LIT)` and its kin, inverted. */
 import type { SyntaxNode } from "../../syntax/index.js";
-import { type Inversion, shiftedNumber } from "./found.js";
+import { type Inversion, replacing, shiftedNumber } from "./found.js";
 import { callArgs, expectedValueInversion, type Resolve } from "./js-values.js";
 
 const EXPECT_NEGATE: Record<string, string> = {
@@ -35,34 +35,14 @@ export function expectInversion(call: SyntaxNode, resolve: Resolve): Inversion |
   if (m === "toBeCloseTo" && a.length === 1) {
     const expected = a[0] as SyntaxNode;
     const moved = expected.type === "number" ? shiftedNumber(() => 0, expected.text) : null;
-    if (moved)
-      return {
-        start: expected.startIndex,
-        end: expected.endIndex,
-        before,
-        judge: "always",
-        make: (r) => shiftedNumber(r, expected.text) as string,
-      };
+    if (moved) return replacing(expected, before, "always", (r) => shiftedNumber(r, expected.text) as string);
     return undefined;
   }
   if ((m === "toThrow" || m === "toThrowError") && a.length === 1 && a[0]?.text !== "EvalError") {
     const expected = a[0] as SyntaxNode;
-    return {
-      start: expected.startIndex,
-      end: expected.endIndex,
-      before,
-      judge: "always",
-      make: () => "EvalError",
-    };
+    return replacing(expected, before, "always", () => "EvalError");
   }
   const to = EXPECT_NEGATE[m];
-  if (to && a.length === 0 && !chained)
-    return {
-      start: matcher.startIndex,
-      end: matcher.endIndex,
-      before,
-      judge: "original-passed",
-      make: () => to,
-    };
+  if (to && a.length === 0 && !chained) return replacing(matcher, before, "original-passed", () => to);
   return undefined;
 }

@@ -4,7 +4,7 @@
  */
 import type { SyntaxNode } from "../../syntax/index.js";
 import type { Random } from "../canaries/index.js";
-import { type Inversion, randomLetters, shiftedNumber, withOneMore } from "./found.js";
+import { type Inversion, randomLetters, replacing, shiftedNumber, withOneMore } from "./found.js";
 
 /** An expected value held in a variable: the assertion names it, the twin changes its literal. */
 export type Resolve = (node: SyntaxNode) => SyntaxNode;
@@ -51,15 +51,10 @@ export function expectedValueInversion(
   before: string,
 ): Inversion | undefined {
   const perturb = perturbation(expected, strict);
-  if (perturb)
-    return { start: expected.startIndex, end: expected.endIndex, before, judge: "always", make: perturb };
+  if (perturb) return replacing(expected, before, "always", perturb);
   if (expected.type === "true" || expected.type === "false")
-    return {
-      start: expected.startIndex,
-      end: expected.endIndex,
-      before,
-      judge: "original-passed",
-      make: () => (expected.type === "true" ? "false" : "true"),
-    };
+    return replacing(expected, before, "original-passed", () =>
+      expected.type === "true" ? "false" : "true",
+    );
   return undefined;
 }

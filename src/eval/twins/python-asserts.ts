@@ -4,7 +4,7 @@
  */
 import type { SyntaxNode } from "../../syntax/index.js";
 import { pick, type Random } from "../canaries/index.js";
-import { type Inversion, randomLetters, shiftedNumber, withOneMore } from "./found.js";
+import { type Inversion, randomLetters, replacing, shiftedNumber, withOneMore } from "./found.js";
 
 /** Exceptions no code raises by accident, for a `pytest.raises` twin: Python itself never raises the first. */
 const UNRAISED = ["FloatingPointError", "TabError"];
@@ -54,13 +54,7 @@ function exceptionSwap(call: SyntaxNode): Inversion | undefined {
   if (!first || (first.type !== "identifier" && first.type !== "attribute")) return undefined;
   const last = first.text.split(".").at(-1) ?? "";
   if (NOT_SWAPPED.test(last)) return undefined;
-  return {
-    start: first.startIndex,
-    end: first.endIndex,
-    judge: "always",
-    before: call.text,
-    make: (random) => pick(random, UNRAISED),
-  };
+  return replacing(first, call.text, "always", (random) => pick(random, UNRAISED));
 }
 
 /** A literal an inverted twin can perturb: its text and how. */
@@ -241,17 +235,11 @@ function unittestInversion(call: SyntaxNode, method: string, resolve: Resolve): 
         (/^(integer|float)$/.test(side.namedChildren.at(-1)?.type ?? "") && side.type === "unary_operator");
       const perturb = literalPerturbation(side);
       if (perturb && (!almost || numeric))
-        return {
-          start: side.startIndex,
-          end: side.endIndex,
-          before,
-          judge: "always",
-          make: almost ? (r) => shiftedApprox(r, side) : perturb,
-        };
+        return replacing(side, before, "always", almost ? (r) => shiftedApprox(r, side) : perturb);
     }
     return undefined;
   }
   const to = NEGATE[method];
-  if (to) return { start: fn.startIndex, end: fn.endIndex, before, judge: "original-passed", make: () => to };
+  if (to) return replacing(fn, before, "original-passed", () => to);
   return undefined;
 }
