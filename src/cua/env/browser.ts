@@ -20,12 +20,13 @@ import {
   type Size,
   type UiElement,
 } from "../types.js";
-import { collectElements } from "./a11y.js";
+import { captureFrame } from "./browser-capture.js";
 import { type BrowserSource, type EpisodeBrowser, ownBrowser } from "./browser-host.js";
 import { PageInput } from "./browser-input.js";
 import { assertChromium, pageRefusals } from "./chromium.js";
-import { cleanDom, DEFAULT_DOM_BUDGET } from "./dom.js";
+import { DEFAULT_DOM_BUDGET } from "./dom.js";
 import { type EgressProxy, type EgressRefusal, originRule } from "./egress.js";
+import { evaluateGuarded, loadFirstPage, revealGuarded } from "./guarded-page.js";
 import { browserPid } from "./launch.js";
 import { PageActivity } from "./page-activity.js";
 import type { DownloadRecord } from "./page-downloads.js";
@@ -33,8 +34,6 @@ import { type PageEvents, PageGuard, type PageGuardOptions, RENDERER_HEAP_MB } f
 import { probeThroughCdp } from "./probe.js";
 import { RequestGate } from "./request-gate.js";
 import { RequestHold } from "./request-hold.js";
-import { revealThroughCdp } from "./reveal.js";
-import { drawMarks } from "./som.js";
 
 /** Where a reset's time went: getting a browser for the episode, then loading its first page. */
 export interface BrowserStartup {
@@ -194,18 +193,7 @@ export class BrowserEnvironment implements Environment {
     this.activity.watch(this.context);
     const page = this.context.pages()[0] ?? (await this.context.newPage());
     await this.follow(page);
-    const timeout = this.guard.navigationTimeoutMs;
-    try {
-      await this.guard.race(page.goto(start.url, { waitUntil: "load", timeout }));
-    } catch (err) {
-      if (err instanceof PageHazardError || !/Timeout/i.test((err as Error).name + (err as Error).message))
-        throw err;
-      this.guard.trip({
-        kind: "load_timeout",
-        detail: `${start.url} did not finish loading within ${timeout / 1000} s`,
-      });
-      this.guard.check();
-    }
+    await loadFirstPage(this.guard, page, start.url);
     this.firstCapture = true;
     this.startup = {
       launched: this.launched.launched,
@@ -229,7 +217,10 @@ export class BrowserEnvironment implements Environment {
     for (let attempt = 1; attempt <= CAPTURE_ATTEMPTS; attempt++) {
       await this.guard.race(this.activity.settleNavigation());
       try {
-        return await this.guard.race(this.captureOnce(observe), `a "${observe}" capture`);
+        return await this.guard.race(
+          captureFrame(this.live(), this.screen, this.domBudget, observe),
+          `a "${observe}" capture`,
+        );
       } catch (err) {
         // No browser at all (never reset, or closed) is not a page swap, nor is a hostile page.
         if (!this.context || err instanceof PageHazardError) throw err;
@@ -241,26 +232,6 @@ export class BrowserEnvironment implements Environment {
     throw new Error(
       `browser environment: "${observe}" capture failed ${CAPTURE_ATTEMPTS} times while the page kept changing or closed (last: ${cause}) — the page may be stuck navigating; check the task's app or call reset()`,
     );
-  }
-
-  private async captureOnce(observe: ObserveKind): Promise<Capture> {
-    const started = performance.now();
-    const { page, cdp } = this.live();
-    const placement = { offset: { x: 0, y: 0 }, viewport: this.screen };
-    const wantElements = observe === "a11y" || observe === "som";
-    // Pixels and elements in parallel, so the boxes describe the frame the model sees.
-    const [shot, elements, dom] = await Promise.all([
-      cdp.send("Page.captureScreenshot", { format: "png", optimizeForSpeed: true }),
-      wantElements ? collectElements(cdp, placement) : undefined,
-      observe === "dom" ? cleanDom(page, this.domBudget) : undefined,
-    ]);
-    let png: Buffer = Buffer.from(shot.data, "base64");
-    if (observe === "som" && elements) png = await drawMarks(png, this.screen, elements);
-    const capture: Capture = { png, size: { ...this.screen }, captureMs: 0 };
-    if (elements) capture.elements = elements;
-    if (dom !== undefined) capture.dom = dom;
-    capture.captureMs = performance.now() - started;
-    return capture;
   }
 
   async act(action: ScreenAction): Promise<void> {
@@ -321,16 +292,12 @@ export class BrowserEnvironment implements Environment {
 
   /** Scroll an element listed offscreen into view (click_element on it). */
   async reveal(element: UiElement): Promise<void> {
-    const { cdp, page } = this.live();
-    await this.guard.race(
-      revealThroughCdp(cdp, element, (s) => page.evaluate(s)),
-      "scrolling into view",
-    );
+    await revealGuarded(this.guard, this.live(), element);
   }
 
   /** Evaluate a script in the current page (tests and graders read page state with it). */
   async evaluate<T>(script: string): Promise<T> {
-    return (await this.guard.race(this.live().page.evaluate(script), "an evaluation in the page")) as T;
+    return evaluateGuarded<T>(this.guard, this.live().page, script);
   }
 
   async close(): Promise<void> {

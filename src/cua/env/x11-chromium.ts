@@ -18,12 +18,12 @@ import {
 } from "./chromium.js";
 import { cleanDom } from "./dom.js";
 import { type EgressRefusal, originRule } from "./egress.js";
+import { evaluateGuarded, loadFirstPage, revealGuarded } from "./guarded-page.js";
 import { browserPid, type LaunchedChromium, launchChromium } from "./launch.js";
 import { type PageEvents, PageGuard, type PageGuardOptions } from "./page-guard.js";
 import { probeThroughCdp } from "./probe.js";
 import { RequestGate } from "./request-gate.js";
 import { RequestHold } from "./request-hold.js";
-import { revealThroughCdp } from "./reveal.js";
 import { sweepBrowserLeftovers } from "./scratch.js";
 
 /** How long Chromium may take to start and show its window. */
@@ -124,18 +124,7 @@ export class DesktopChromium {
     );
     const page = context.pages()[0] ?? (await context.newPage());
     await this.follow(page);
-    const timeout = this.guard.navigationTimeoutMs;
-    try {
-      await this.guard.race(page.goto(start.url, { waitUntil: "load", timeout }));
-    } catch (err) {
-      if (err instanceof PageHazardError || !/Timeout/i.test((err as Error).name + (err as Error).message))
-        throw err;
-      this.guard.trip({
-        kind: "load_timeout",
-        detail: `${start.url} did not finish loading within ${timeout / 1000} s`,
-      });
-      this.guard.check();
-    }
+    await loadFirstPage(this.guard, page, start.url);
   }
 
   /** An input action is being sent (xdotool): what the page requests meanwhile is its doing. */
@@ -177,15 +166,11 @@ export class DesktopChromium {
 
   /** Scroll an element listed offscreen into view (click_element on it). */
   async reveal(element: UiElement): Promise<void> {
-    const { page, cdp } = this.live();
-    await this.guard.race(
-      revealThroughCdp(cdp, element, (s) => page.evaluate(s)),
-      "scrolling into view",
-    );
+    await revealGuarded(this.guard, this.live(), element);
   }
 
   async evaluate<T>(script: string): Promise<T> {
-    return (await this.guard.race(this.live().page.evaluate(script), "an evaluation in the page")) as T;
+    return evaluateGuarded<T>(this.guard, this.live().page, script);
   }
 
   async close(): Promise<void> {
