@@ -25,15 +25,20 @@ export default class LongestFirst extends BaseSequencer {
 
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const root = this.ctx.config.root;
-    const seconds = (spec: TestSpecification): number => {
-      const path = relative(root, spec.moduleId);
-      const cached = this.ctx.cache.getFileTestResults(`${spec.project.name}:${path}`);
-      if (cached && !cached.failed) return cached.duration / 1000;
-      return this.committed[path] ?? UNKNOWN_S;
-    };
-    const failed = (spec: TestSpecification): boolean =>
-      this.ctx.cache.getFileTestResults(`${spec.project.name}:${relative(root, spec.moduleId)}`)?.failed === true;
+    // Each file's standing read once: the cache's last result, else the committed table.
+    const known = new Map(
+      files.map((spec) => {
+        const path = relative(root, spec.moduleId);
+        const cached = this.ctx.cache.getFileTestResults(`${spec.project.name}:${path}`);
+        const seconds =
+          cached && !cached.failed ? cached.duration / 1000 : (this.committed[path] ?? UNKNOWN_S);
+        return [spec, { failed: cached?.failed === true, seconds }] as const;
+      }),
+    );
+    const of = (spec: TestSpecification) => known.get(spec) ?? { failed: false, seconds: UNKNOWN_S };
     // A file that failed last time still goes first: its answer is the one being waited for.
-    return [...files].sort((a, b) => Number(failed(b)) - Number(failed(a)) || seconds(b) - seconds(a));
+    return [...files].sort(
+      (a, b) => Number(of(b).failed) - Number(of(a).failed) || of(b).seconds - of(a).seconds,
+    );
   }
 }
