@@ -204,6 +204,46 @@ needing("runsc", "error" in build && build.error).describe("RunscSandbox (gVisor
     expect(r.exitCode).toBe(0);
   });
 
+  it("starts once more when gVisor's boot dies silently, and says so when it dies again", async () => {
+    // A wrapper in front of the real runsc: its first `run` (or every one) fails the way a boot that
+    // died in CI did; everything else is the real runsc. Each `run` leaves a line in the count file.
+    const bin = mkdtempSync(join(tmpdir(), "acilab-runsc-bin-"));
+    const count = join(bin, "runs");
+    const wrapper = (failing: "first" | "always") => {
+      const path = join(bin, `runsc-${failing}`);
+      const fail = failing === "first" ? `[ "$(wc -l < ${count})" -le 1 ]` : "true";
+      writeFileSync(
+        path,
+        `#!/bin/sh\ncase " $* " in *" run "*) echo run >> ${count}; if ${fail}; then echo 'running container: creating container: cannot create sandbox: cannot read client sync file: waiting for sandbox to start: EOF' >&2; exit 128; fi;; esac\nexec ${"binary" in build ? build.binary : "runsc"} "$@"\n`,
+        { mode: 0o755 },
+      );
+      return path;
+    };
+    try {
+      writeFileSync(count, "");
+      const flaky = new RunscSandbox({ workspace: ws, binary: wrapper("first") });
+      try {
+        const r = await flaky.exec({ argv: ["echo", "ran"], timeoutMs: HANG_GUARD_MS });
+        expect(r).toMatchObject({ exitCode: 0, stdout: "ran\n" });
+        expect(readFileSync(count, "utf8")).toBe("run\nrun\n");
+      } finally {
+        await flaky.close();
+      }
+      writeFileSync(count, "");
+      const dead = new RunscSandbox({ workspace: ws, binary: wrapper("always") });
+      try {
+        await expect(dead.exec({ argv: ["true"], timeoutMs: HANG_GUARD_MS })).rejects.toThrow(
+          /runsc could not set up the sandbox: .*waiting for sandbox to start: EOF.*acilab doctor/,
+        );
+        expect(readFileSync(count, "utf8")).toBe("run\nrun\n");
+      } finally {
+        await dead.close();
+      }
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
+  });
+
   it("close() leaves no runsc state directory and no runsc process", async () => {
     const other = new RunscSandbox({ workspace: ws });
     const running = other.exec({ argv: ["sleep", "1000"], timeoutMs: HANG_GUARD_MS });

@@ -14,6 +14,7 @@ import { DEFAULT_LIMITS, DEFAULT_OUTPUT_LIMIT, sandboxEnvironment } from "../pro
 import type { ExecRequest, ExecResult, ResourceLimits, Sandbox } from "../types.js";
 import { runscBuild } from "./build.js";
 import { FifoChannel } from "./channel.js";
+import { bootLogCause, type SetupFailure, setupFailure } from "./failure.js";
 import { buildRunscSpec, makeRootfs, writeIdentity } from "./spec.js";
 
 const run = promisify(execFile);
@@ -22,8 +23,6 @@ const run = promisify(execFile);
 const DELETE_TIMEOUT_MS = 10_000;
 /** After `runsc kill`, how long runsc may take to exit before we kill it and its gofer ourselves. */
 const KILL_GRACE_MS = 2_000;
-/** `runsc run` exits 128 when it could not create or start the container (its own error on stderr). */
-const RUNSC_SETUP_FAILED = 128;
 
 export interface RunscSandboxOptions {
   /** Host directory mounted read-write at /workspace: the only writable host path. */
@@ -46,6 +45,8 @@ export interface RunscSandboxOptions {
   mapWorkspaceOwner?: boolean;
   /** gVisor platform (default: systrap where this runsc has it, else ptrace). */
   platform?: string;
+  /** The runsc program (default: the one runscBuild() found on PATH). */
+  binary?: string;
 }
 
 /** Container ids are unique per --root only, but unique per process is simpler to reason about. */
@@ -80,6 +81,7 @@ export class RunscSandbox implements Sandbox {
   readonly workspace: string;
   readonly identity: HostIdentity;
   readonly platform: string;
+  private readonly binary: string;
   private readonly limits: ResourceLimits;
   private readonly env: Record<string, string>;
   private readonly readOnly: Array<{ source: string; dest: string }>;
@@ -96,6 +98,7 @@ export class RunscSandbox implements Sandbox {
     const build = runscBuild();
     if ("error" in build) throw new Error(`sandbox: the runsc backend cannot run here: ${build.error}`);
     this.platform = options.platform ?? build.platform;
+    this.binary = options.binary ?? build.binary;
     this.workspace = realpathSync(options.workspace);
     if (!statSync(this.workspace).isDirectory())
       throw new Error(`sandbox: workspace ${this.workspace} is not a directory`);
@@ -132,6 +135,28 @@ export class RunscSandbox implements Sandbox {
     if (request.argv.length === 0) throw new Error("sandbox: empty argv; give the program to run");
     const cwd = request.cwd ? resolveInside(this.workspace, request.cwd) : { ok: true as const, rel: "" };
     if (!cwd.ok) throw new Error(`sandbox: working directory refused: ${cwd.error}`);
+    const first = await this.attempt(request, cwd.rel);
+    if (!("setup" in first)) return first;
+    // A boot that died silently never ran the program: start once more, with runsc's logs kept so a
+    // second death names its cause. Not with a channel: its harness may be opened only once.
+    if (!first.setup.bootDied || request.channel || this.closed) throw new Error(first.setup.message);
+    const logs = mkdtempSync(posix.join(this.dir, "logs-"));
+    try {
+      const second = await this.attempt(request, cwd.rel, logs);
+      if (!("setup" in second)) return second;
+      const cause = bootLogCause(logs);
+      throw new Error(cause ? `${second.setup.message} (gVisor's boot log: ${cause})` : second.setup.message);
+    } finally {
+      rmSync(logs, { recursive: true, force: true });
+    }
+  }
+
+  /** One `runsc run` of the request: the program's result, or runsc's own failure to start it. */
+  private async attempt(
+    request: ExecRequest,
+    cwdRel: string,
+    logDir?: string,
+  ): Promise<ExecResult | { setup: SetupFailure }> {
     const id = `acilab-${process.pid}-${++execs}`;
     const bundle = posix.join(this.dir, "bundles", id);
     const channel = request.channel
@@ -153,7 +178,7 @@ export class RunscSandbox implements Sandbox {
         readOnly: this.readOnly,
         ...(channel ? { channelDir: channel.dir } : {}),
         ...this.inside,
-        cwd: posix.join(WORKSPACE_MOUNT, cwd.rel),
+        cwd: posix.join(WORKSPACE_MOUNT, cwdRel),
         env: sandboxEnvironment(INSIDE_HOME, { ...this.env, ...request.env }),
         argv: request.argv,
         limits: this.limits,
@@ -167,10 +192,11 @@ export class RunscSandbox implements Sandbox {
         "--ignore-cgroups",
         `--platform=${this.platform}`,
         ...(channel ? ["--host-fifo=open"] : []),
+        ...(logDir ? [`--debug-log=${logDir}/`] : []),
         "--root",
         this.state,
       ];
-      child = spawn("runsc", [...flags, "run", "--bundle", bundle, id], {
+      child = spawn(this.binary, [...flags, "run", "--bundle", bundle, id], {
         cwd: "/",
         env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" },
         detached: true, // runsc and its gofer in one group; the sandbox process dies with runsc (pdeathsig)
@@ -199,7 +225,7 @@ export class RunscSandbox implements Sandbox {
       killGroup(pgid);
       await drain(child.stdout, child.stderr);
       const failure = setupFailure(code, timedOut, capture.stderrText);
-      if (failure) throw new Error(failure);
+      if (failure) return { setup: failure };
       return capture.result({ exitCode: code, signal, timedOut });
     } finally {
       if (child) {
@@ -230,7 +256,7 @@ export class RunscSandbox implements Sandbox {
 
   /** A runsc control command on this sandbox's state; failure (container already gone) is fine. */
   private async runsc(args: string[]): Promise<void> {
-    await run("runsc", ["--root", this.state, ...args], {
+    await run(this.binary, ["--root", this.state, ...args], {
       timeout: DELETE_TIMEOUT_MS,
       killSignal: "SIGKILL",
     }).catch(() => {});
@@ -271,16 +297,4 @@ function safeReaddir(dir: string): string[] {
   } catch {
     return [];
   }
-}
-
-/**
- * runsc's own failure (bad mount, no platform…) as opposed to the program's exit status: runsc exits
- * 128 and says "creating container: …" / "running container: …" last on stderr. A missing program is
- * the wrapper shell's ordinary exit 127, which the model should read.
- */
-function setupFailure(code: number | null, timedOut: boolean, stderr: string): string | undefined {
-  if (timedOut || code !== RUNSC_SETUP_FAILED) return undefined;
-  const last = stderr.trim().split("\n").pop() ?? "";
-  if (!/^(creating|running|starting) container: |^runsc: /.test(last)) return undefined;
-  return `sandbox: runsc could not set up the sandbox: ${last} — run "acilab doctor" to see whether the runsc backend works here`;
 }
