@@ -53,7 +53,9 @@ export class WorkRepo {
       // --shared, not hardlinks: the sandbox takes ownership of the clone, never of the user's objects.
       await git(scratch, ["clone", "-q", "--shared", "--no-tags", realpathSync(repoPath), dir]);
       const head = (await git(dir, ["rev-parse", "HEAD"])).trim();
-      const { sandbox, warning } = await openTaskSandbox({ language }, dir, backend);
+      const { sandbox, warning } = await openTaskSandbox({ language }, dir, backend, {
+        longestCommandMs: testTimeoutMs,
+      });
       return new WorkRepo(dir, head, scratch, sandbox, warning, testTimeoutMs);
     } catch (err) {
       rmSync(scratch, { recursive: true, force: true });
@@ -72,7 +74,10 @@ export class WorkRepo {
     language: TestSetup["language"],
     backend?: BackendChoice,
   ): Promise<void> {
-    const { sandbox } = await openTaskSandbox({ language }, this.dir, backend, { environment: mount });
+    const { sandbox } = await openTaskSandbox({ language }, this.dir, backend, {
+      environment: mount,
+      longestCommandMs: this.testTimeoutMs,
+    });
     await this.sandbox.close();
     this.sandbox = sandbox;
     this.environment = mount;

@@ -134,12 +134,14 @@ export async function gradeInstance(
       return done("environment_unavailable", (err as Error).message);
     return done("infrastructure_error", `cannot check out the repository: ${(err as Error).message}`);
   }
+  const timeoutMs = options.timeoutMs ?? testTimeoutMs(instance);
   let sandbox: Sandbox;
   try {
     ({ sandbox } = await openTaskSandbox(instance, repo.checkout.root, options.backend, {
       fromSnapshot: true,
       readOnlyParts: [".git"],
       environment,
+      longestCommandMs: timeoutMs,
     }));
   } catch (err) {
     await repo.checkout.dispose();
@@ -171,7 +173,6 @@ export async function gradeInstance(
     const planFor = (files: readonly TestFile[]): PlantPlan =>
       parserFor ? plantFor(instance, files, command, parserFor) : EMPTY_PLANT;
     const argv = rules === "hardened" ? guardTestCommand(command).argv : command;
-    const timeoutMs = options.timeoutMs ?? testTimeoutMs(instance);
     const prepareInput = {
       patch: patch ?? "",
       base: instance.base_commit,

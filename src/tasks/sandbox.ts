@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { EnvMount } from "../envlayers/index.js";
 import {
   type BackendChoice,
+  DEFAULT_LIMITS,
   defaultBackend,
   openSandbox,
   type ReadOnlyBind,
@@ -25,6 +26,8 @@ export async function openTaskSandbox(
     readOnlyParts?: readonly string[];
     /** The task's environment layer (instanceEnvironment): mounted read-only at /env, first on PATH. */
     environment?: EnvMount | undefined;
+    /** The longest wall-clock limit a command here gets (the test command's): see cpuLimitFor. */
+    longestCommandMs?: number;
   } = {},
 ): Promise<{ sandbox: Sandbox; warning?: string }> {
   // At its real path: Node resolves the tsx loader through symlinks (a linked node_modules, pnpm).
@@ -45,12 +48,23 @@ export async function openTaskSandbox(
         : ("none" as const);
   return openSandbox({
     workspace: root,
+    ...(options.longestCommandMs ? { limits: { cpuSeconds: cpuLimitFor(options.longestCommandMs) } } : {}),
     env: { ...taskEnvironment(task), ...options.environment?.env },
     readOnlyBinds,
     backend,
     adoptWorkspace,
     network,
   });
+}
+
+/**
+ * The per-process CPU limit (RLIMIT_CPU) for a sandbox whose longest command may run `wallMs`: never
+ * below it. The default (600 s) would otherwise end a single-threaded test run that computes for 10
+ * minutes of its 30 (SWE-bench's limit; sympy's test_expr.py without its cache on a quiet machine)
+ * with SIGXCPU, read as a failing run, where the wall clock is the limit the row was given.
+ */
+export function cpuLimitFor(wallMs: number): number {
+  return Math.max(DEFAULT_LIMITS.cpuSeconds, Math.ceil(wallMs / 1000));
 }
 
 /** Bounds each setup line: an install, not a test run. */
