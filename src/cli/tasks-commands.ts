@@ -17,6 +17,7 @@ import {
   type Instance,
   instanceDir,
   PIN_POLICIES,
+  reusableReport,
   writeGradedRun,
 } from "../swebench/index.js";
 import {
@@ -224,18 +225,26 @@ async function validateCommand(argv: string[], out: Out): Promise<number> {
     } else instances.push(await taskInstance(loadTask(target)));
   }
   await forEachLimited(instances, { workers }, async (instance) => {
+    // With --out, what an interrupted validation finished there is read back, not graded again.
+    const keptAt = (model: string, i: number) =>
+      instanceDir(
+        resolve(values.out as string),
+        i === 0 ? "validate" : `validate-${i + 1}`,
+        model,
+        instance.instance_id,
+      );
     const v = await validateInstance(instance, {
       runs,
       pins,
       backend: sandboxOption(values.sandbox, "tasks validate"),
+      ...(values.out
+        ? { earlier: (model, i, patch) => reusableReport(keptAt(model, i), instance.instance_id, patch) }
+        : {}),
     });
     if (values.out) {
       const keep = (model: string, patch: string, graded: (typeof v.runs.base)[]) => {
-        for (const [i, g] of graded.entries()) {
-          const runId = i === 0 ? "validate" : `validate-${i + 1}`;
-          const dir = instanceDir(resolve(values.out as string), runId, model, instance.instance_id);
-          writeGradedRun(dir, instance.instance_id, patch, g);
-        }
+        for (const [i, g] of graded.entries())
+          if (!("reused" in g)) writeGradedRun(keptAt(model, i), instance.instance_id, patch, g);
       };
       keep("gold", instance.patch, v.runs.gold);
       keep("base", NOOP_PATCH, [v.runs.base]);

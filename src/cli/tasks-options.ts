@@ -82,7 +82,7 @@ export const TASKS_VALIDATE_OPTIONS = {
   out: {
     type: "string",
     value: "DIR",
-    help: "also keep every run's files as a grading run lays them out: DIR/validate/gold/<id>/ and DIR/validate/base/<id>/ (report.json, test_output.txt, patch.diff, eval.sh)",
+    help: "also keep every run's files as a grading run lays them out: DIR/validate/gold/<id>/ and DIR/validate/base/<id>/ (report.json, test_output.txt, patch.diff, eval.sh); run again with the same DIR, an interrupted validation grades only what it had not finished",
   },
 } as const;
 

@@ -15,7 +15,21 @@ export interface Validation {
   gold: InstanceReport[];
   base: InstanceReport;
   /** The runs themselves (logs and eval scripts), for keeping: the gold runs, then the base's. */
-  runs: { gold: GradedInstance[]; base: GradedInstance };
+  runs: { gold: ValidationRun[]; base: ValidationRun };
+}
+
+/** A run graded now, or one an earlier, interrupted validation finished (already kept; not rewritten). */
+export type ValidationRun = GradedInstance | { report: InstanceReport; reused: true };
+
+export interface ValidateOptions extends GradeOptions {
+  /** Gold runs that must agree test by test (default 2). */
+  runs?: number;
+  /**
+   * The report of this patch's run number `run` (0-based; the base is run 0) that an earlier
+   * validation finished, if it is worth keeping (`reusableReport`): a resumed validation grades only
+   * what it had not finished.
+   */
+  earlier?: (model: "gold" | "base", run: number, patch: string) => InstanceReport | undefined;
 }
 
 function statusKey(r: InstanceReport): string {
@@ -31,13 +45,19 @@ function statusKey(r: InstanceReport): string {
  */
 export async function validateInstance(
   instance: Instance,
-  options: GradeOptions & { runs?: number } = {},
+  options: ValidateOptions = {},
 ): Promise<Validation> {
   const runs = Math.max(1, options.runs ?? 2);
-  const goldRuns: GradedInstance[] = [];
-  for (let i = 0; i < runs; i++)
-    goldRuns.push(await gradeInstance(instance, { model_patch: instance.patch }, options));
-  const baseRun = await gradeInstance(instance, { model_patch: NOOP_PATCH }, options);
+  const { earlier, runs: _, ...grading } = options;
+  const run = async (model: "gold" | "base", i: number, patch: string): Promise<ValidationRun> => {
+    const done = earlier?.(model, i, patch);
+    return done
+      ? { report: done, reused: true }
+      : await gradeInstance(instance, { model_patch: patch }, grading);
+  };
+  const goldRuns: ValidationRun[] = [];
+  for (let i = 0; i < runs; i++) goldRuns.push(await run("gold", i, instance.patch));
+  const baseRun = await run("base", 0, NOOP_PATCH);
   const gold = goldRuns.map((r) => r.report);
   const base = baseRun.report;
   const problems: string[] = [];

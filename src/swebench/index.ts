@@ -4,6 +4,7 @@ export {
   instanceDir,
   PATCH_FILE,
   REPORT_FILE,
+  reusableReport,
   summaryPath,
   TEST_OUTPUT_FILE,
   writeGradedRun,

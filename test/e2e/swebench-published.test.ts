@@ -6,7 +6,7 @@
  * (resolved with gold), and gives every bad row its own named cause while the good one still grades.
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/testing.js";
@@ -179,5 +179,40 @@ describe("acilab grade on published rows", () => {
     ) as { resolved_ids: string[]; unavailable_ids: string[] };
     expect(summary.resolved_ids).toEqual(["acme__calc-1"]);
     expect(summary.unavailable_ids).toHaveLength(5);
+  }, 600_000);
+});
+
+describe("acilab tasks validate on published rows", () => {
+  it("is ready for the good row, and a second run with the same --out grades only what the first left", async () => {
+    const out = join(fixture.root, "validated");
+    const validate = () =>
+      runCli([
+        "tasks",
+        "validate",
+        rowsFile,
+        "--repos",
+        store,
+        "--filter",
+        "acme__calc-1",
+        "--runs",
+        "1",
+        "--out",
+        out,
+      ]);
+    const first = await validate();
+    expect(first.code, first.err).toBe(0);
+    expect(first.out).toMatch(/^ok +acme__calc-1$/m);
+    const kept = (model: string) => join(out, "validate", model, "acme__calc-1", "report.json");
+    const goldWritten = statSync(kept("gold")).mtimeMs;
+    // As if the first run had been killed after its gold run: the base's report is not there.
+    rmSync(kept("base"));
+    const second = await validate();
+    expect(second.code, second.err).toBe(0);
+    expect(second.out).toMatch(/^ok +acme__calc-1$/m);
+    expect(statSync(kept("gold")).mtimeMs).toBe(goldWritten);
+    expect(JSON.parse(readFileSync(kept("base"), "utf8"))["acme__calc-1"]).toMatchObject({
+      outcome: "graded",
+      resolved: false,
+    });
   }, 600_000);
 });
