@@ -23,6 +23,8 @@ export default defineConfig({
     env: { ACILAB_CACHE: join(tmpdir(), "acilab-test-cache") },
     // The last line names what was skipped for want of a tool (src/testing/needs.ts).
     reporters: ["default", "./src/testing/skip-summary.ts"],
+    // ACILAB_TEST_CPU=FILE: each file's in-process CPU, appended to FILE (test/timing/cpu-setup.ts).
+    setupFiles: ["./test/timing/cpu-setup.ts"],
     // One process per worker for many files: importing the sources again for each file was more than
     // half the fast tier's time (alone, quiet machine: 107 s isolated, 57 s not). A test must not rely
     // on a process of its own (CONTRIBUTING.md).
