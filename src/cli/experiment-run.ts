@@ -14,7 +14,7 @@ import {
   runExperiment,
   StoreRefused,
 } from "../experiment/index.js";
-import { remoteAttempts, runNamespace } from "../scale/index.js";
+import type { remoteAttempts } from "../scale/index.js";
 import { formatProportion, wilson } from "../stats/index.js";
 import { numberOption, UsageError } from "./args.js";
 import { EXPERIMENT_RUN_HELP, EXPERIMENT_RUN_OPTIONS } from "./experiment-options.js";
@@ -40,7 +40,7 @@ export async function experimentRunCommand(
   const file = positionals[0];
   if (file === undefined || positionals.length > 1)
     throw new UsageError("run takes one FILE, e.g. experiments/tool-sets.yaml", "experiment run");
-  const queued = queueOptions(values, "experiment run");
+  const queued = await queueOptions(values, "experiment run");
   const workers = numberOption(values.workers, "workers", "experiment run");
   if (workers !== undefined && (!Number.isInteger(workers) || workers < 1))
     throw new UsageError(`--workers must be a whole number ≥ 1, got ${values.workers}`, "experiment run");
@@ -61,9 +61,12 @@ export async function experimentRunCommand(
   let queue: OpenQueue | undefined;
   let everyAttemptFinished = false;
   try {
+    let remote: ReturnType<typeof remoteAttempts> | undefined;
     if (queued) {
       try {
-        queue = await openQueue(queued, runNamespace("experiment", dir), out, io.tty);
+        const scale = await import("../scale/index.js");
+        queue = await openQueue(queued, scale.runNamespace("experiment", dir), out, io.tty);
+        remote = scale.remoteAttempts({ coordinator: queue.coordinator, bundles: queue.bundles });
       } catch (e) {
         err(`acilab experiment run: ${(e as Error).message}`);
         return 1;
@@ -72,10 +75,10 @@ export async function experimentRunCommand(
     run = await runExperiment(loaded, {
       dir,
       // On a queue every pending attempt is submitted at once; the workers' slots are the limit.
-      ...(queue
+      ...(remote
         ? {
             workers: Number.MAX_SAFE_INTEGER,
-            execute: remoteAttempts({ coordinator: queue.coordinator, bundles: queue.bundles }),
+            execute: remote,
           }
         : workers !== undefined
           ? { workers }

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { gradeInstance } from "../eval/index.js";
 import { RUN_DEFAULTS } from "../run/index.js";
-import { remoteGrader, runNamespace } from "../scale/index.js";
+import type { remoteGrader } from "../scale/index.js";
 import {
   type GradeFn,
   type GradeRunResult,
@@ -165,7 +165,7 @@ export async function gradeCommand(
   const timeout = numberOption(values.timeout, "timeout", "grade");
   if (timeout === 0) throw new UsageError("--timeout must be more than 0 seconds", "grade");
   const rules = rulesOption(values.rules, "grade");
-  const queued = queueOptions(values, "grade");
+  const queued = await queueOptions(values, "grade");
   const backend = sandboxOption(values.sandbox, "grade");
 
   const pins = choiceOption(values.pins ?? RUN_DEFAULTS.pins, PIN_POLICIES, "pins", "grade");
@@ -199,18 +199,19 @@ export async function gradeCommand(
   for (const w of warnings) err(`warning: ${w}`);
   for (const u of loaded.rows.unavailable) err(`unavailable: ${u.instance_id} (${u.where}): ${u.reason}`);
   let queue: OpenQueue | undefined;
+  let remote: ReturnType<typeof remoteGrader> | undefined;
   const tty = deps.tty ?? process.stdout.isTTY === true;
   if (queued) {
     try {
+      const { remoteGrader, runNamespace } = await import("../scale/index.js");
       queue = await openQueue(queued, runNamespace("grade", values.out, runId), out, tty);
+      remote = remoteGrader({ coordinator: queue.coordinator, bundles: queue.bundles });
     } catch (e) {
       err(`acilab grade: ${(e as Error).message}`);
       return 1;
     }
   }
-  const grade =
-    deps.grade ??
-    (queue ? remoteGrader({ coordinator: queue.coordinator, bundles: queue.bundles }) : gradeInstance);
+  const grade = deps.grade ?? remote ?? gradeInstance;
 
   const interrupt = deps.signal
     ? { signal: deps.signal, dispose: () => {} }

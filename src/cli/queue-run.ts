@@ -1,10 +1,11 @@
 /**
  * What `experiment run` and `grade` share when given --redis: the coordinator opened for the run's
  * namespace, its bundle publisher, and a line whenever the workers alive change — so the one
- * progress display of a local run also says who is doing the work.
+ * progress display of a local run also says who is doing the work. The queue client (BullMQ, ioredis)
+ * is loaded only when --redis is given: it is a quarter of every other run's start-up.
  */
 import { resolve } from "node:path";
-import { BundlePublisher, Coordinator, checkRedisUrl, redactUrl } from "../scale/index.js";
+import type { BundlePublisher, Coordinator } from "../scale/index.js";
 import { numberOption, UsageError } from "./args.js";
 
 export interface QueueValues {
@@ -24,12 +25,17 @@ export interface OpenQueue {
 }
 
 /** Checks the queue options before anything runs; undefined when there is no --redis. */
-export function queueOptions(values: QueueValues, command: string) {
+export async function queueOptions(values: QueueValues, command: string) {
   if (values.redis === undefined) return undefined;
-  return checkedQueueOptions({ ...values, redis: values.redis }, command);
+  const { checkRedisUrl } = await import("../scale/index.js");
+  return checkedQueueOptions({ ...values, redis: values.redis }, command, checkRedisUrl);
 }
 
-function checkedQueueOptions(values: QueueValues & { redis: string }, command: string) {
+function checkedQueueOptions(
+  values: QueueValues & { redis: string },
+  command: string,
+  checkRedisUrl: (url: string) => void,
+) {
   try {
     checkRedisUrl(values.redis);
   } catch (e) {
@@ -49,12 +55,13 @@ function checkedQueueOptions(values: QueueValues & { redis: string }, command: s
 }
 
 export async function openQueue(
-  options: NonNullable<ReturnType<typeof queueOptions>>,
+  options: NonNullable<Awaited<ReturnType<typeof queueOptions>>>,
   run: string,
   line: (text: string) => void,
   /** A redrawn progress line shows `status` itself; elsewhere a change gets its own line. */
   tty: boolean,
 ): Promise<OpenQueue> {
+  const { BundlePublisher, Coordinator, redactUrl } = await import("../scale/index.js");
   const coordinator = await Coordinator.open({ url: options.url, queue: options.queue, run, log: line });
   const bundles = new BundlePublisher(coordinator.redis, {
     redisCapBytes: options.bundleCap,

@@ -11,7 +11,7 @@
  */
 import { chmodSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { type BrowserContext, chromium } from "playwright-core";
+import type { BrowserContext, BrowserType } from "playwright-core";
 import {
   DEFAULT_BOX_MEMORY_BYTES,
   PROXY_SOCKET,
@@ -28,12 +28,20 @@ import {
 } from "./chromium.js";
 import { EgressProxy } from "./egress.js";
 
+/**
+ * Playwright's Chromium driver, loaded when a browser starts: importing it costs ~0.5 s of CPU, which
+ * the commands that never start a browser (grade, tasks, env …) should not pay at start-up.
+ */
+async function chromium(): Promise<BrowserType> {
+  return (await import("playwright-core")).chromium;
+}
+
 /** Where the boxed browser keeps its profile: the box's private /tmp, gone when the box is. */
 export const BOX_PROFILE = "/tmp/profile";
 
 /** Playwright's options for the context (viewport…); the launcher owns the executable, args and env. */
 type ContextOptions = Omit<
-  NonNullable<Parameters<typeof chromium.launchPersistentContext>[1]>,
+  NonNullable<Parameters<BrowserType["launchPersistentContext"]>[1]>,
   | "executablePath"
   | "args"
   | "env"
@@ -148,7 +156,7 @@ async function startBoxed(
   try {
     proxy = await EgressProxy.start({ socketPath: join(box.proxyDir as string, PROXY_SOCKET) });
     proxy.setAllowHosts(launch.allowHosts);
-    const context = await chromium.launchPersistentContext(launch.hostProfile, {
+    const context = await (await chromium()).launchPersistentContext(launch.hostProfile, {
       ...launch.context,
       ...commonOptions(launch),
       executablePath: box.executable,
@@ -187,7 +195,7 @@ async function startBoxed(
 async function launchOnHost(launch: ChromiumLaunch, why: string): Promise<LaunchedChromium> {
   const proxy = await EgressProxy.start();
   proxy.setAllowHosts(launch.allowHosts);
-  const context = await chromium.launchPersistentContext(launch.hostProfile, {
+  const context = await (await chromium()).launchPersistentContext(launch.hostProfile, {
     ...launch.context,
     ...commonOptions(launch),
     executablePath: CHROMIUM_PATH,
