@@ -6,6 +6,7 @@ import { benchAgent } from "./agent.js";
 import { benchBon } from "./bon.js";
 import { benchBuilders } from "./builders.js";
 import { benchCapture } from "./capture.js";
+import { benchCliStart } from "./cli-start.js";
 import { benchCodeActions } from "./code.js";
 import { benchCuaOverhead, benchPerceptualDelta, cuaCostLines } from "./cua.js";
 import { benchCuaFolder } from "./cua-folder.js";
@@ -48,7 +49,7 @@ async function main(): Promise<void> {
   const rows: BenchRow[] = [];
   // Rows with units of their own (commits/s, counts, dollars) are printed after the table.
   const extra: string[] = [];
-  if (!only || only === "overhead") rows.push(...(await benchOverhead()));
+  if (!only || only === "overhead") rows.push(...(await benchOverhead()), ...benchCliStart());
   if (!only || only === "file") {
     for (const r of await benchFileTools())
       rows.push({ name: r.name, n: 50, medianMs: r.medianMs, p95Ms: r.p95Ms, targetMs: QUERY_TARGET_MS });
