@@ -69,6 +69,26 @@ tasks: [median-even, semver-range]
     expect(attemptCount(loaded)).toBe(4);
   });
 
+  it("names a scripted or replay policy's file relative to the experiment file, as instances files are", () => {
+    const loaded = loadExperiment(
+      write(
+        "e.yaml",
+        `name: t
+arms:
+  mine: { policy: "scripted:scripts/fix.json" }
+  replayed: { policy: "replay:/abs/run/trajectory.jsonl" }
+  model: { policy: auto }
+tasks: [median-even]
+`,
+      ),
+    );
+    expect(loaded.arms.map((a) => a.fields.policy)).toEqual([
+      `scripted:${join(dir, "scripts", "fix.json")}`,
+      "replay:/abs/run/trajectory.jsonl",
+      "auto",
+    ]);
+  });
+
   it("reads arms written as a map, and JSON", () => {
     const fromMap = loadExperiment(
       write("m.yaml", "name: t\narms:\n  full: { tools: full }\n  bare:\ntasks: [median-even]\n"),

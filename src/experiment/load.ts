@@ -115,18 +115,24 @@ export function checkExperiment(
       sampling,
     },
     arms: resolveArms(
-      withSettingsPath(base, file),
-      spec.arms.map((a) => withSettingsPath(a, file)),
+      withFilePaths(base, file),
+      spec.arms.map((a) => withFilePaths(a, file)),
     ),
     tasks: resolved.tasks,
   };
 }
 
-/** A settings file is named relative to the experiment file's folder, as instances files are. */
-function withSettingsPath<T extends RunSettings>(fields: T, file: string): T {
-  return fields.settings === undefined
-    ? fields
-    : { ...fields, settings: resolve(dirname(file), fields.settings) };
+/**
+ * A settings file, and the script of a `scripted:FILE` or `replay:FILE` policy, are named relative to
+ * the experiment file's folder, as instances files are: the experiment runs the same from any folder.
+ */
+function withFilePaths<T extends RunSettings>(fields: T, file: string): T {
+  const here = dirname(file);
+  const out = { ...fields };
+  if (out.settings !== undefined) out.settings = resolve(here, out.settings);
+  const script = /^(scripted|replay):(.+)$/.exec(out.policy ?? "");
+  if (script?.[1] && script[2]) out.policy = `${script[1]}:${resolve(here, script[2])}`;
+  return out;
 }
 
 function inFileOrder(problems: Problem[]): Problem[] {
