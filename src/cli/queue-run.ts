@@ -28,14 +28,6 @@ export interface OpenQueue {
 export async function queueOptions(values: QueueValues, command: string) {
   if (values.redis === undefined) return undefined;
   const { checkRedisUrl } = await import("../scale/index.js");
-  return checkedQueueOptions({ ...values, redis: values.redis }, command, checkRedisUrl);
-}
-
-function checkedQueueOptions(
-  values: QueueValues & { redis: string },
-  command: string,
-  checkRedisUrl: (url: string) => void,
-) {
   try {
     checkRedisUrl(values.redis);
   } catch (e) {

@@ -1,10 +1,8 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
-  accessSync,
   chmodSync,
   closeSync,
-  constants,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -14,13 +12,20 @@ import {
   realpathSync,
   renameSync,
   rmSync,
-  statSync,
   writeFileSync,
 } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { basename, delimiter, dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { assertReachable, openSandbox, type ReadOnlyBind, sandboxIdentity } from "../sandbox/index.js";
+import {
+  assertReachable,
+  executableIn,
+  isExecutableFile,
+  openSandbox,
+  pathDirs,
+  type ReadOnlyBind,
+  sandboxIdentity,
+} from "../sandbox/index.js";
 
 const run = promisify(execFile);
 
@@ -87,15 +92,6 @@ export function resolveInterpreter(
     found.catch(() => cache.delete(key));
   }
   return found;
-}
-
-function isExecutableFile(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }
 
 function head(path: string, bytes: number): Buffer {
@@ -189,12 +185,7 @@ async function locate(named: string, hint: string): Promise<string> {
 async function locateOnPath(named: string, hint: string): Promise<string> {
   let path: string | undefined;
   if (named.includes("/")) path = isExecutableFile(named) ? named : undefined;
-  else
-    path = (process.env.PATH ?? "")
-      .split(delimiter)
-      .filter((d) => d !== "")
-      .map((d) => join(d, named))
-      .find(isExecutableFile);
+  else path = executableIn(named, pathDirs());
   if (path === undefined)
     throw new Error(
       `interpreter "${named}" not found (${named.includes("/") ? "no such file" : "not on PATH"}); ${hint}`,

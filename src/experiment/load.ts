@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { parsePolicySpec } from "../policies/index.js";
 import type { ResolveOptions, RunSettings } from "../run/index.js";
 import { duplicateNames, type ResolvedArm, resolveArms, unreadFields } from "./arms.js";
 import { ExperimentError, problemAt, schemaProblems } from "./problems.js";
@@ -130,8 +131,9 @@ function withFilePaths<T extends RunSettings>(fields: T, file: string): T {
   const here = dirname(file);
   const out = { ...fields };
   if (out.settings !== undefined) out.settings = resolve(here, out.settings);
-  const script = /^(scripted|replay):(.+)$/.exec(out.policy ?? "");
-  if (script?.[1] && script[2]) out.policy = `${script[1]}:${resolve(here, script[2])}`;
+  const policy = out.policy === undefined ? undefined : parsePolicySpec(out.policy);
+  if ((policy?.kind === "scripted" || policy?.kind === "replay") && policy.file)
+    out.policy = `${policy.kind}:${resolve(here, policy.file)}`;
   return out;
 }
 

@@ -32,6 +32,7 @@ export {
 } from "./bwrap/index.js";
 export { type DoctorCheck, detectBackends, formatDoctor } from "./doctor.js";
 export type { LimitLine, LimitProbe } from "./doctor-limits.js";
+export { executableIn, isExecutableFile, pathDirs } from "./executables.js";
 export {
   formatDecisions,
   type NetDecision,

@@ -1,7 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, posix } from "node:path";
 import { PROBE_TIMEOUT_MS } from "../bwrap/detect.js";
+import { executableIn, pathDirs } from "../executables.js";
 
 /** What `runsc` offers here, read once per process from `runsc --version` and `runsc flags`. */
 export interface RunscBuild {
@@ -17,12 +16,17 @@ export interface RunscBuild {
   platform: string;
 }
 
+/** Where runsc is looked for after PATH. */
+const SYSTEM_DIRS = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin"];
+
 let build: RunscBuild | { error: string } | undefined;
 
 /** runsc's version and platforms, or why it cannot be asked (not installed, broken). */
 export function runscBuild(): RunscBuild | { error: string } {
   build ??= (() => {
-    const binary = findOnPath("runsc");
+    // PATH's absolute folders (a relative one would change meaning with the cwd), then the system's.
+    const dirs = [...pathDirs().filter((d) => d.startsWith("/")), ...SYSTEM_DIRS];
+    const binary = executableIn("runsc", dirs);
     if (!binary) return { error: "runsc is not installed — apt-get install runsc (gVisor)" };
     try {
       const opts = { encoding: "utf8" as const, timeout: PROBE_TIMEOUT_MS, stdio: "pipe" as const };
@@ -38,23 +42,4 @@ export function runscBuild(): RunscBuild | { error: string } {
     }
   })();
   return build;
-}
-
-function findOnPath(name: string): string | undefined {
-  const dirs = [
-    ...(process.env.PATH ?? "").split(delimiter),
-    "/usr/local/sbin",
-    "/usr/local/bin",
-    "/usr/sbin",
-    "/usr/bin",
-  ];
-  for (const dir of dirs) {
-    if (!dir.startsWith("/")) continue; // a relative PATH entry would change meaning with the cwd
-    const candidate = posix.join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {}
-  }
-  return undefined;
 }

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { posix } from "node:path";
 
 /** `runsc run` exits 128 when it could not create or start the container (its own error on stderr). */
-export const RUNSC_SETUP_FAILED = 128;
+const RUNSC_SETUP_FAILED = 128;
 
 /** Why runsc itself failed, as opposed to the program it ran. */
 export interface SetupFailure {
