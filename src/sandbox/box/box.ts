@@ -10,12 +10,11 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { markOwned, releaseOwned, sweepDeadOwners } from "../../owners/index.js";
-import { detectRootLayout, type RootLayout } from "../bwrap/argv.js";
 import { bwrapBinary } from "../bwrap/binary.js";
 import { SandboxCgroup } from "../bwrap/cgroup.js";
-import { prepareEtc } from "../bwrap/etc.js";
 import { type HostIdentity, sandboxIdentity } from "../bwrap/owner.js";
 import { buildSeccompFilter } from "../bwrap/seccomp.js";
+import { hostLayout } from "../host-layout.js";
 import { buildBoxArgs } from "./argv.js";
 import { wrapperScript } from "./wrapper.js";
 
@@ -76,8 +75,6 @@ export interface ProgramBoxOptions {
   hostname?: string;
 }
 
-let layout: { root: RootLayout; etc: string } | undefined;
-
 export class ProgramBox {
   /** Run this instead of the program; it takes the program's arguments. */
   readonly executable: string;
@@ -113,10 +110,7 @@ export class ProgramBox {
   static open(options: ProgramBoxOptions): ProgramBox {
     if (process.platform !== "linux") throw new Error("box: bwrap boxes need Linux namespaces");
     const identity = sandboxIdentity();
-    layout ??= (() => {
-      const root = detectRootLayout();
-      return { root, etc: prepareEtc(root.etc) };
-    })();
+    const layout = hostLayout();
     // In the background: a leftover never delays a box, and a live owner's box is never touched.
     void sweepBoxLeftovers();
     const dir = markOwned(mkdtempSync(join(tmpdir(), BOX_PREFIX)));

@@ -13,13 +13,16 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { needing, notRoot } from "../../testing/needs.js";
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
+// Files share a process (vitest's isolate: false): the last fresh module, whose cached copy lived in a
+// folder removed above, must not be the one the next file's sandboxes import.
+afterAll(() => vi.resetModules());
 
 /** A fresh module each time: prepareEtc caches its result per process. */
 async function freshPrepare() {
@@ -62,6 +65,18 @@ describe("prepareEtc", () => {
     const third = (await freshPrepare())([join(host, "hosts")], out);
     expect(third).not.toBe(first);
     expect(readFileSync(join(third, "hosts"), "utf8")).toBe("changed\n");
+  });
+
+  it("makes its copy again when the cached one was removed under the process", async () => {
+    const host = mkdtempSync(join(tmpdir(), "acilab-hostetc-"));
+    const out = mkdtempSync(join(tmpdir(), "acilab-etcout-"));
+    dirs.push(host, out);
+    writeFileSync(join(host, "hosts"), "a\n");
+    const prepare = await freshPrepare();
+    const first = prepare([join(host, "hosts")], out);
+    rmSync(first, { recursive: true, force: true });
+    expect(prepare([join(host, "hosts")], out)).toBe(first);
+    expect(readFileSync(join(first, "hosts"), "utf8")).toBe("a\n");
   });
 
   needing("root", notRoot).it("never trusts a directory someone else made under its name", async () => {

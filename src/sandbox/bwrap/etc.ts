@@ -72,9 +72,12 @@ function trustworthy(dir: string): boolean {
 
 let prepared: string | undefined;
 
-/** Build (or reuse) the sandbox /etc for these host entries; returns its path. Once per process. */
+/**
+ * Build (or reuse) the sandbox /etc for these host entries; returns its path. Built once per process,
+ * but the cached copy is checked first (one lstat): one that disappeared is made again.
+ */
 export function prepareEtc(entries: string[], parent = tmpdir()): string {
-  if (prepared) return prepared;
+  if (prepared && trustworthy(prepared)) return prepared;
   const ids = identityFiles();
   const lines = [`format ${FORMAT}`, ids.passwd, ids.group];
   for (const entry of entries) describe(entry, posix.basename(entry), lines);

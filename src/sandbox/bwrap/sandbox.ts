@@ -3,14 +3,14 @@ import { posix } from "node:path";
 import { resolveInside } from "../../workspace/index.js";
 import { checkBindDest, resolveReadOnlyBinds } from "../binds.js";
 import { drain, killGroup, OutputCapture, watchExit } from "../child.js";
+import { hostLayout } from "../host-layout.js";
 import { type NetDecision, SandboxNetwork } from "../net/index.js";
 import { DEFAULT_LIMITS, DEFAULT_OUTPUT_LIMIT, sandboxEnvironment } from "../process.js";
 import type { ExecRequest, ExecResult, ResourceLimits, Sandbox, SandboxOptions } from "../types.js";
-import { buildBwrapArgs, detectRootLayout, INSIDE_HOME, type RootLayout, WORKSPACE_MOUNT } from "./argv.js";
+import { buildBwrapArgs, INSIDE_HOME, WORKSPACE_MOUNT } from "./argv.js";
 import { bwrapBinary } from "./binary.js";
 import { type CpuStat, SandboxCgroup } from "./cgroup.js";
 import type { CgroupPlan } from "./cgroup-plan.js";
-import { prepareEtc } from "./etc.js";
 import { mappingPrefix, type OwnerMapping, ownerMapping } from "./idmap.js";
 import { FD_SECCOMP, FD_STATUS, type Launched, launch, setupFailure } from "./launch.js";
 import { adoptTree, assertReachable, type HostIdentity, sandboxIdentity } from "./owner.js";
@@ -36,15 +36,6 @@ export interface BwrapExecResult extends ExecResult {
   warnings: string[];
 }
 
-/** The host's root layout and the sandbox /etc built from it, once per process. */
-let hostLayout: { root: RootLayout; etc: string } | undefined;
-function layoutOnce(): { root: RootLayout; etc: string } {
-  if (!hostLayout) {
-    const root = detectRootLayout();
-    hostLayout = { root, etc: prepareEtc(root.etc) };
-  }
-  return hostLayout;
-}
 const warned = new Set<string>();
 /** Say a degradation once per process on stderr as well as in every result: loud, not a flood. */
 function warnOnce(message: string): void {
@@ -77,7 +68,6 @@ export class BwrapSandbox implements Sandbox {
   private readonly cgroup: SandboxCgroup | undefined;
   /** Processes allowed at once: the pids cgroup's limit, or RLIMIT_NPROC without one. */
   private readonly pids: number;
-  private readonly layout: { root: RootLayout; etc: string };
   private readonly running = new Set<Launched["child"]>();
   private readonly net: SandboxNetwork;
   private closed = false;
@@ -112,7 +102,7 @@ export class BwrapSandbox implements Sandbox {
     });
     if (this.identity.switched && options.adoptWorkspace !== false && !options.mapWorkspaceOwner)
       adoptTree(this.workspace, this.identity.uid, this.identity.gid);
-    this.layout = layoutOnce();
+    hostLayout(); // the /etc copy is made before the first exec, not during it
     this.pids = options.pids ?? this.limits.processes;
     const cpus = options.cpus ?? DEFAULT_CPUS;
     if (!(cpus > 0)) throw new Error(`sandbox: cpus must be a positive number of CPUs, got ${cpus}`);
@@ -136,9 +126,10 @@ export class BwrapSandbox implements Sandbox {
     const before = { oom: this.cgroup?.oomKills() ?? 0, forks: this.cgroup?.forksRefused() ?? 0 };
     const proxyDir = await this.net.dir();
 
+    const layout = hostLayout();
     const args = buildBwrapArgs({
-      layout: this.layout.root,
-      etcDir: this.layout.etc,
+      layout: layout.root,
+      etcDir: layout.etc,
       seccompFd: FD_SECCOMP,
       statusFd: FD_STATUS,
       workspace: this.mapping?.target ?? this.workspace,

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { bootLogCause, setupFailure } from "./failure.js";
+import { setupFailure, startLogCause } from "./failure.js";
 
 // The exact stderr of the start that failed in CI (runsc 20221219, a loaded machine).
 const DIED =
@@ -34,30 +34,54 @@ describe("setupFailure", () => {
   });
 });
 
-describe("bootLogCause", () => {
-  it("gives the boot log's last warning or error, without glog's prefix and the MEMLOCK noise", () => {
+describe("startLogCause", () => {
+  const withLogs = (files: Record<string, string[]>, check: (dir: string) => void) => {
     const dir = mkdtempSync(join(tmpdir(), "acilab-runsc-log-"));
     try {
-      writeFileSync(
-        join(dir, "runsc.log.20261206-152757.580488.run.txt"),
-        "W1206 15:27:57.1 1 x.go:1] not the boot\n",
-      );
-      writeFileSync(
-        join(dir, "runsc.log.20261206-152757.583588.boot.txt"),
-        [
+      for (const [name, lines] of Object.entries(files)) writeFileSync(join(dir, name), lines.join("\n"));
+      check(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  it("gives the boot log's last warning or error, without glog's prefix and the MEMLOCK noise", () => {
+    withLogs(
+      {
+        "runsc.log.20261206-152757.580488.run.txt": ["W1206 15:27:57.1 1 x.go:1] not the boot"],
+        "runsc.log.20261206-152757.583588.boot.txt": [
           "I1206 15:27:57.611043   28251 main.go:216] ***************************",
           "I1206 15:27:57.611867   28251 main.go:255] Failed to set RLIMIT_MEMLOCK: operation not permitted",
           "W1206 15:27:57.700000   28251 loader.go:300] creating platform: cannot allocate memory",
           "I1206 15:27:57.700100   28251 main.go:300] exiting",
-        ].join("\n"),
-      );
-      expect(bootLogCause(dir)).toBe("creating platform: cannot allocate memory");
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+        ],
+      },
+      (dir) => expect(startLogCause(dir)).toBe("the sandbox: creating platform: cannot allocate memory"),
+    );
+  });
+
+  // The CI's second start, as runsc 20221219 logs it when a bind source is gone: the boot's error is
+  // only the echo of the gofer's.
+  it("names the gofer's fatal error before the boot's echo of it", () => {
+    withLogs(
+      {
+        "runsc.log.20261206-180824.521108.gofer.txt": [
+          'I1206 18:08:24.550000       1 gofer.go:457] Mounting src: "/usr", dst: "/proc/root/usr", flags: 0x5001',
+          'W1206 18:08:24.555165       1 util.go:64] FATAL ERROR: error setting up FS: mounting {Destination:/workspace Type:bind Source:/tmp/rlws-jS2yiO Options:[rbind rw]}: stat("/tmp/rlws-jS2yiO") failed: stat /tmp/rlws-jS2yiO: no such file or directory',
+        ],
+        "runsc.log.20261206-180824.523545.boot.txt": [
+          "W1206 18:08:24.553067   30551 boot.go:177] Not setting product_name: open /sys/devices/virtual/dmi/id/product_name: no such file or directory",
+          "W1206 18:08:24.601628   30551 util.go:64] FATAL ERROR: Error reading mounts file: error unmarshaling mounts: unexpected end of JSON input",
+        ],
+      },
+      (dir) =>
+        expect(startLogCause(dir)).toMatch(
+          /^the gofer: error setting up FS: mounting .*Source:\/tmp\/rlws-jS2yiO.*no such file or directory$/,
+        ),
+    );
   });
 
   it("is undefined when there is no log to read", () => {
-    expect(bootLogCause("/nonexistent/acilab-logs")).toBeUndefined();
+    expect(startLogCause("/nonexistent/acilab-logs")).toBeUndefined();
   });
 });

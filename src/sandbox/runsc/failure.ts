@@ -10,8 +10,9 @@ export interface SetupFailure {
   message: string;
   /**
    * gVisor's sandbox process died while booting and said nothing ("waiting for sandbox to start:
-   * EOF"): the program never ran, and a second start usually works. Seen once in CI on a loaded
-   * machine; a bad mount or an unknown platform, by contrast, fails the same way every time and says so.
+   * EOF"): the program never ran, so a second start is safe, and it keeps runsc's logs, which name the
+   * cause (in CI: the gofer could not bind a source that had been removed). An unknown platform, by
+   * contrast, is said on stderr the first time.
    */
   bootDied: boolean;
 }
@@ -42,26 +43,34 @@ export function setupFailure(
 }
 
 /**
- * What gVisor's boot process logged last as a warning or error (`W…`/`E…` lines of glog), from the
- * `--debug-log DIR/` files of a failed start: the cause a dead boot does not print on stderr.
+ * Why a start failed, from the `--debug-log DIR/` files runsc wrote: the gofer's fatal error if it
+ * died — it resolves the bind mounts, and when one fails (a source gone) the sandbox only sees the
+ * mount list's pipe close and logs "Error reading mounts file" — else the boot's last warning or error.
  */
-export function bootLogCause(logDir: string): string | undefined {
+export function startLogCause(logDir: string): string | undefined {
+  const gofer = logLines(logDir, "gofer")
+    .map((l) => /FATAL ERROR: (.*)/.exec(l)?.[1])
+    .filter((m) => m !== undefined);
+  if (gofer.length > 0) return `the gofer: ${gofer.at(-1)}`;
+  const boot = logLines(logDir, "boot");
+  return boot.length > 0 ? `the sandbox: ${boot.at(-1)}` : undefined;
+}
+
+/** Warning and error lines (glog `W`/`E`/`F`) of one runsc process's logs, prefix stripped, oldest first. */
+function logLines(logDir: string, command: "gofer" | "boot"): string[] {
   let names: string[];
   try {
     names = readdirSync(logDir)
-      .filter((n) => n.includes(".boot."))
+      .filter((n) => n.includes(`.${command}.`))
       .sort();
   } catch {
-    return undefined;
+    return [];
   }
-  for (const name of names.reverse()) {
-    const text = readFileSync(posix.join(logDir, name), "utf8");
-    const said = text
+  return names.flatMap((name) =>
+    readFileSync(posix.join(logDir, name), "utf8")
       .split("\n")
       .filter((l) => /^[WEF]\d{4} /.test(l))
       .map((l) => l.replace(/^\S+ \S+\s+\d+ \S+\] /, ""))
-      .filter((l) => !/RLIMIT_MEMLOCK/.test(l));
-    if (said.length > 0) return said.at(-1);
-  }
-  return undefined;
+      .filter((l) => !/RLIMIT_MEMLOCK|Not setting product_name/.test(l)),
+  );
 }

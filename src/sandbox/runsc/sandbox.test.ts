@@ -244,6 +244,19 @@ needing("runsc", "error" in build && build.error).describe("RunscSandbox (gVisor
     }
   });
 
+  it("names the real cause when gVisor's gofer cannot bind a source (the boot only says EOF)", async () => {
+    const gone = mkdtempSync(join(tmpdir(), "acilab-runsc-gone-"));
+    const orphan = new RunscSandbox({ workspace: gone });
+    rmSync(gone, { recursive: true, force: true });
+    try {
+      await expect(orphan.exec({ argv: ["true"], timeoutMs: HANG_GUARD_MS })).rejects.toThrow(
+        new RegExp(`waiting for sandbox to start: EOF.*gVisor's log: the gofer: .*${gone}.*no such file`),
+      );
+    } finally {
+      await orphan.close();
+    }
+  });
+
   it("close() leaves no runsc state directory and no runsc process", async () => {
     const other = new RunscSandbox({ workspace: ws });
     const running = other.exec({ argv: ["sleep", "1000"], timeoutMs: HANG_GUARD_MS });

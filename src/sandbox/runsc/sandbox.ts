@@ -5,16 +5,16 @@ import { posix } from "node:path";
 import { promisify } from "node:util";
 import { resolveInside } from "../../workspace/index.js";
 import { type ReadOnlyBind, resolveReadOnlyBinds } from "../binds.js";
-import { detectRootLayout, INSIDE_HOME, type RootLayout, WORKSPACE_MOUNT } from "../bwrap/argv.js";
-import { prepareEtc } from "../bwrap/etc.js";
+import { INSIDE_HOME, WORKSPACE_MOUNT } from "../bwrap/argv.js";
 import { adoptTree, type HostIdentity, sandboxIdentity } from "../bwrap/owner.js";
 import { drain, killGroup, OutputCapture, watchExit } from "../child.js";
+import { hostLayout } from "../host-layout.js";
 import type { NetDecision } from "../net/index.js";
 import { DEFAULT_LIMITS, DEFAULT_OUTPUT_LIMIT, sandboxEnvironment } from "../process.js";
 import type { ExecRequest, ExecResult, ResourceLimits, Sandbox } from "../types.js";
 import { runscBuild } from "./build.js";
 import { FifoChannel } from "./channel.js";
-import { bootLogCause, type SetupFailure, setupFailure } from "./failure.js";
+import { type SetupFailure, setupFailure, startLogCause } from "./failure.js";
 import { buildRunscSpec, makeRootfs, writeIdentity } from "./spec.js";
 
 const run = promisify(execFile);
@@ -51,16 +51,6 @@ export interface RunscSandboxOptions {
 
 /** Container ids are unique per --root only, but unique per process is simpler to reason about. */
 let execs = 0;
-
-/** The host's root layout and the sandbox /etc built from it (shared with bwrap), once per process. */
-let hostLayout: { root: RootLayout; etc: string } | undefined;
-function layoutOnce(): { root: RootLayout; etc: string } {
-  if (!hostLayout) {
-    const root = detectRootLayout();
-    hostLayout = { root, etc: prepareEtc(root.etc) };
-  }
-  return hostLayout;
-}
 
 /**
  * gVisor: each exec is a fresh OCI container (`runsc run --bundle`) whose syscalls are served by
@@ -120,7 +110,7 @@ export class RunscSandbox implements Sandbox {
         mkdirSync(d);
       makeRootfs(
         this.rootfs,
-        layoutOnce().root,
+        hostLayout().root,
         this.readOnly.map((r) => r.dest),
       );
       this.ids = writeIdentity(this.dir, this.inside.uid, this.inside.gid);
@@ -144,8 +134,8 @@ export class RunscSandbox implements Sandbox {
     try {
       const second = await this.attempt(request, cwd.rel, logs);
       if (!("setup" in second)) return second;
-      const cause = bootLogCause(logs);
-      throw new Error(cause ? `${second.setup.message} (gVisor's boot log: ${cause})` : second.setup.message);
+      const cause = startLogCause(logs);
+      throw new Error(cause ? `${second.setup.message} (gVisor's log: ${cause})` : second.setup.message);
     } finally {
       rmSync(logs, { recursive: true, force: true });
     }
@@ -169,10 +159,11 @@ export class RunscSandbox implements Sandbox {
     let child: ChildProcess | undefined;
     try {
       mkdirSync(bundle);
+      const layout = hostLayout();
       const spec = buildRunscSpec({
         rootfs: this.rootfs,
-        layout: layoutOnce().root,
-        etcDir: layoutOnce().etc,
+        layout: layout.root,
+        etcDir: layout.etc,
         ...this.ids,
         workspace: this.workspace,
         readOnly: this.readOnly,
