@@ -51,12 +51,22 @@ export function killGroup(pgid: number | undefined): void {
   }
 }
 
-/** Wait (briefly) for the streams to close by themselves, then close them. */
+/**
+ * Wait (briefly) for the streams to close by themselves, then close them: a descendant that kept a
+ * pipe open (a daemonized grandchild of the process backend) must not hold the result back. The grace
+ * ends only after a turn of the event loop has read what was already buffered — each turn runs its
+ * timers before its I/O, so a loop that was busy when the command ended would otherwise stop waiting
+ * before reading output that had arrived in time.
+ */
 export async function drain(...streams: Array<Readable | undefined | null>): Promise<void> {
-  const open = streams.filter((s): s is Readable => !!s && !s.readableEnded);
+  const open = streams.filter((s): s is Readable => !!s && !s.readableEnded && !s.destroyed);
+  const grace = async () => {
+    await new Promise<void>((r) => setTimeout(r, PIPE_DRAIN_GRACE_MS));
+    await new Promise<void>((r) => setImmediate(r)); // after this turn's I/O poll
+  };
   await Promise.race([
     Promise.all(open.map((s) => new Promise<void>((r) => s.once("close", () => r())))),
-    new Promise<void>((r) => setTimeout(r, PIPE_DRAIN_GRACE_MS)),
+    grace(),
   ]);
   for (const s of streams) s?.destroy();
 }

@@ -200,6 +200,11 @@ async function throughShell(options: LaunchOptions): Promise<Launched> {
  * Why the sandbox itself failed, if it did. bwrap reports `"exit-code"` on its status descriptor once
  * the program ran; without it (and without a kill of ours), a mount it could not make is ours to report,
  * not the program's result — except a program that does not exist, which the model should read.
+ *
+ * bwrap can leave the exit report out even though the program ran (it writes it only when it reads
+ * exactly the one byte its child sent before exec, without waiting; seen once in a worker starting under
+ * load: `sh -c "exit 7"` came back as exit 7 with no report). So a run whose child was cloned
+ * (`"child-pid"` reported) and that ended without bwrap's own "bwrap: …" complaint is the program's.
  */
 export function setupFailure(r: {
   code: number | null;
@@ -212,5 +217,7 @@ export function setupFailure(r: {
     return `sandbox: could not start bwrap: ${r.stderr.trim()}`;
   if (r.timedOut || r.signal !== null || r.status.includes('"exit-code"') || /^bwrap: execvp /.test(r.stderr))
     return undefined;
+  const complained = /^bwrap: /m.test(r.stderr);
+  if (r.status.includes('"child-pid"') && !complained) return undefined;
   return `sandbox: bwrap could not set up the sandbox: ${r.stderr.trim() || `exit ${r.code}`}`;
 }
