@@ -256,7 +256,7 @@ async function validateCommand(argv: string[], out: Out): Promise<number> {
         ? "ok     "
         : r.state === "unavailable"
           ? "UNAVAILABLE"
-          : v.flaky
+          : r.state === "flaky"
             ? "flaky  "
             : "INVALID";
     out(`${label} ${instance.instance_id}${instance.impossible ? " (impossible)" : ""}`);
@@ -269,12 +269,13 @@ async function validateCommand(argv: string[], out: Out): Promise<number> {
   if (repos.some((t) => !t.repo.startsWith("acilab/")) || repos.length > 1)
     out(
       table([
-        ["repository", "rows", "ready", "invalid", "unavailable here (cause)"],
+        ["repository", "rows", "ready", "invalid", "flaky", "unavailable here (cause)"],
         ...repos.map((t) => [
           t.repo,
           String(t.rows),
           String(t.ready),
           String(t.invalid),
+          String(t.flaky),
           causesInWords(t.unavailable),
         ]),
       ]),

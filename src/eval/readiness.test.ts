@@ -31,8 +31,11 @@ describe("readiness", () => {
     expect(unavailableCause("environment 1234 did not build: install line 3 of 4 failed")).toBe("build");
   });
 
-  it("reads a validation: ready, invalid, unavailable (environment), unavailable (network)", () => {
+  it("reads a validation: ready, invalid, flaky, unavailable (environment), unavailable (network)", () => {
     expect(readinessOf("a/b", validation(report("graded", "resolved", true), true)).state).toBe("ready");
+    // sympy__sympy-13146 under five gold runs: the verdict was a draw of the hash seed.
+    const drawn = { ...validation(report("graded", "1 expected test failed: t"), false), flaky: true };
+    expect(readinessOf("sympy/sympy", drawn)).toMatchObject({ state: "flaky", problems: drawn.problems });
     expect(readinessOf("a/b", validation(report("graded", "1 expected test failed: t"), false)).state).toBe(
       "invalid",
     );
@@ -62,10 +65,12 @@ describe("readiness", () => {
       { instance_id: "2", repo: "a/b", state: "unavailable", cause: "pin", reason: "" },
       { instance_id: "3", repo: "c/d", state: "unavailable", cause: "repository", reason: "" },
       { instance_id: "4", repo: "a/b", state: "unavailable", cause: "pin", reason: "" },
+      { instance_id: "5", repo: "c/d", state: "flaky", problems: [] },
+      { instance_id: "6", repo: "c/d", state: "invalid", problems: [] },
     ]);
     expect(rows).toEqual([
-      { repo: "a/b", rows: 3, ready: 1, invalid: 0, unavailable: { pin: 2 } },
-      { repo: "c/d", rows: 1, ready: 0, invalid: 0, unavailable: { repository: 1 } },
+      { repo: "a/b", rows: 3, ready: 1, invalid: 0, flaky: 0, unavailable: { pin: 2 } },
+      { repo: "c/d", rows: 3, ready: 0, invalid: 1, flaky: 1, unavailable: { repository: 1 } },
     ]);
     expect(causesInWords({ pin: 2, interpreter: 1 })).toBe("2 pin, 1 interpreter");
   });

@@ -8,6 +8,8 @@ import type { Validation } from "./validate.js";
 export type Readiness =
   | { instance_id: string; repo: string; state: "ready" }
   | { instance_id: string; repo: string; state: "invalid"; problems: string[] }
+  /** The gold runs disagreed test by test: the verdict is a draw (sympy's hash seed, say), not the row's. */
+  | { instance_id: string; repo: string; state: "flaky"; problems: string[] }
   | { instance_id: string; repo: string; state: "unavailable"; cause: UnavailableCause; reason: string };
 
 export type UnavailableCause = "repository" | "recipe" | "interpreter" | "pin" | "build" | "row" | "network";
@@ -45,9 +47,8 @@ export function readinessOf(repo: string, v: Validation): Readiness {
       cause: "network",
       reason: offline.detail.slice(offline.detail.indexOf("needs network")),
     };
-  return v.ok
-    ? { instance_id: v.instance_id, repo, state: "ready" }
-    : { instance_id: v.instance_id, repo, state: "invalid", problems: v.problems };
+  if (v.ok) return { instance_id: v.instance_id, repo, state: "ready" };
+  return { instance_id: v.instance_id, repo, state: v.flaky ? "flaky" : "invalid", problems: v.problems };
 }
 
 export interface RepoReadiness {
@@ -55,6 +56,7 @@ export interface RepoReadiness {
   rows: number;
   ready: number;
   invalid: number;
+  flaky: number;
   /** Unavailable rows by cause. */
   unavailable: Partial<Record<UnavailableCause, number>>;
 }
@@ -65,12 +67,13 @@ export function readinessTable(rows: readonly Readiness[]): RepoReadiness[] {
   for (const r of rows) {
     let entry = byRepo.get(r.repo);
     if (!entry) {
-      entry = { repo: r.repo, rows: 0, ready: 0, invalid: 0, unavailable: {} };
+      entry = { repo: r.repo, rows: 0, ready: 0, invalid: 0, flaky: 0, unavailable: {} };
       byRepo.set(r.repo, entry);
     }
     entry.rows++;
     if (r.state === "ready") entry.ready++;
     else if (r.state === "invalid") entry.invalid++;
+    else if (r.state === "flaky") entry.flaky++;
     else entry.unavailable[r.cause] = (entry.unavailable[r.cause] ?? 0) + 1;
   }
   return [...byRepo.values()];
