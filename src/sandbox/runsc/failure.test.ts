@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { setupFailure, startLogCause } from "./failure.js";
 
-// The exact stderr of the start that failed in CI (runsc 20221219, a loaded machine).
+// The exact stderr of the start that failed in CI (runsc 20221219; the gofer could not bind a removed /etc copy).
 const DIED =
   "running container: creating container: cannot create sandbox: cannot read client sync file: waiting for sandbox to start: EOF";
 
